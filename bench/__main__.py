@@ -1,0 +1,30 @@
+"""Run the benchmarks: `python -m bench [NAME ...]` (all of them when no name is given)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    here = Path(__file__).parent
+    available = sorted(
+        info.name.removeprefix("bench_")
+        for info in pkgutil.iter_modules([str(here)])
+        if info.name.startswith("bench_")
+    )
+    wanted = argv or available
+    unknown = [name for name in wanted if name not in available]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available)}")
+        return 2
+    for name in wanted:
+        print(f"== bench {name}", flush=True)
+        importlib.import_module(f"bench.bench_{name}").main()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

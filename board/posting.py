@@ -1,0 +1,234 @@
+"""What happens to a post between the form and the dat, in ex0ch's order of checks:
+
+board read-only → thread exists / stopped / full → cookie confirmation (2ch dialect, a client
+without NAME/MAIL cookies) → name, mail and subject (tripcode, escaping, limits) → body (limits) →
+samba and 連投 regulation → date, ID and the dat line → the 1001 line after the last allowed post.
+
+The result is a `Written`, a `NeedsConfirmation` or a `PostError`; pages are made elsewhere.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from board import text
+from board.dat import DatPost, format_date, over_limit
+from board.errors import SAMBA, PostError
+from board.ids import daily_id
+from board.storage import THREAD_KEY, Board, BoardNotFound, BoardStore
+from board.tripcode import dat_name, key_bytes, split_name, trip_for_key
+
+JST = timezone(timedelta(hours=9), "JST")
+
+
+def jst_now() -> datetime:
+    return datetime.now(JST)
+
+
+@dataclass(frozen=True)
+class WriteForm:
+    """The fields of bbs.cgi / write.cgi, already decoded to text."""
+
+    board: str
+    key: str | None  # None opens a new thread
+    name: str = ""
+    mail: str = ""
+    message: str = ""
+    subject: str = ""
+
+
+@dataclass(frozen=True)
+class Client:
+    address: str
+    cookies: Mapping[str, str] = field(default_factory=dict)
+    confirm_cookies: bool = True  # the 2ch dialect asks a new client to confirm; したらば does not
+
+
+@dataclass(frozen=True)
+class Written:
+    board: str
+    key: str
+    number: int
+    new_thread: bool
+
+
+@dataclass(frozen=True)
+class NeedsConfirmation:
+    """The 書き込み確認 page: the client must re-send the form with the cookies it is given."""
+
+    form: WriteForm
+
+
+Outcome = Written | NeedsConfirmation | PostError
+
+
+class _Regulation:
+    """Samba (seconds between one client's posts on a board) and 連投 (share of a thread's last posts).
+
+    Kept in memory like ex0ch's short logs: a restart forgets who posted a moment ago.
+    """
+
+    def __init__(self, monotonic: Callable[[], float]) -> None:
+        self._monotonic = monotonic
+        self._last_attempt: dict[tuple[str, str], tuple[float, int]] = {}
+        self._recent_hosts: dict[tuple[str, str], deque[str]] = defaultdict(lambda: deque(maxlen=64))
+        self._lock = threading.Lock()
+
+    def samba(self, board: str, client: str, window: int) -> PostError | None:
+        """ex0ch counts every attempt, refused ones too: hammering the button keeps the door shut."""
+        now = self._monotonic()
+        with self._lock:
+            last, refused = self._last_attempt.get((board, client), (float("-inf"), 0))
+            waited = now - last
+            if window and waited < window:
+                self._last_attempt[board, client] = (now, refused + 1)
+                return PostError(SAMBA, samba=window, count=refused + 1, waited=int(waited))
+            self._last_attempt[board, client] = (now, 0)
+            return None
+
+    def consecutive(self, board: str, key: str, client: str, count: int, close: int) -> bool:
+        with self._lock:
+            recent = list(self._recent_hosts[board, key])[-count:] if count else []
+        return bool(close) and recent.count(client) >= close
+
+    def wrote(self, board: str, key: str, client: str) -> None:
+        with self._lock:
+            self._recent_hosts[board, key].append(client)
+
+
+class PostingService:
+    def __init__(
+        self,
+        store: BoardStore,
+        *,
+        clock: Callable[[], datetime] = jst_now,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._regulation = _Regulation(monotonic)
+
+    def write(self, form: WriteForm, client: Client) -> Outcome:
+        try:
+            board = self.store.open(form.board)
+        except BoardNotFound:
+            return PostError(999)
+        with board.locked():
+            return self._write(board, form, client)
+
+    def _write(self, board: Board, form: WriteForm, client: Client) -> Outcome:
+        settings = board.settings
+        res_max = settings.res_max
+        if settings.get("BBS_READONLY", "none") not in ("", "none"):
+            return PostError(203)
+        if form.key is not None:
+            if not THREAD_KEY.match(form.key):
+                return PostError(900)
+            if not board.exists(form.key):
+                return PostError(902)
+            if board.is_stopped(form.key):
+                return PostError(200)
+            if board.count(form.key) >= res_max:
+                return PostError(201, res_max=res_max)
+            datmax = settings.number("BBS_DATMAX")
+            if datmax and board.dat_path(form.key).stat().st_size // 1024 > datmax:
+                return PostError(206)
+        if client.confirm_cookies and self._needs_confirmation(board, client):
+            return NeedsConfirmation(form)
+
+        amp_pass = settings.get("BBS_UNICODE") == "pass"
+        name, trip = self._name(form.name, amp_pass=amp_pass)
+        mail = text.disarm_marks(text.escape(self._mail(form.mail), amp=not amp_pass, quote=True))
+        subject = text.escape(text.single_line(form.subject), amp=not amp_pass).strip()
+        if form.key is None:
+            if not subject:
+                return PostError(150)
+            if len(subject) > settings.number("BBS_SUBJECT_COUNT", 48):
+                return PostError(100)
+        if len(name) > settings.number("BBS_NAME_COUNT", 128):
+            return PostError(101)
+        if len(mail) > settings.number("BBS_MAIL_COUNT", 64):
+            return PostError(102)
+
+        body = text.body_to_dat(form.message, amp_pass=amp_pass)
+        if not body.strip():
+            return PostError(151)
+        if len(body) > settings.number("BBS_MESSAGE_COUNT", 2048):
+            return PostError(103)
+        lines, longest = text.line_stats(body)
+        if lines > 2 * settings.number("BBS_LINE_NUMBER", 12):
+            return PostError(105)
+        if longest > settings.number("BBS_COLUMN_NUMBER", 256):
+            return PostError(104)
+
+        if form.key is not None:
+            samba = self._regulation.samba(board.name, client.address, settings.number("BBS_SAMBATIME"))
+            if samba is not None:
+                return samba
+            if self._regulation.consecutive(
+                board.name,
+                form.key,
+                client.address,
+                settings.number("timecount"),
+                settings.number("timeclose"),
+            ):
+                return PostError(501)
+
+        now = self.clock()
+        shown_name = dat_name(name, trip) if trip else name or settings.get("BBS_NONAME_NAME", "名無しさん")
+        if form.key is None:
+            post = DatPost(shown_name, mail, self._date_id(board, client, now, starter=True), body, subject)
+            key = board.create_thread(int(now.timestamp()), post)
+            self._regulation.wrote(board.name, key, client.address)
+            return Written(board.name, key, 1, new_thread=True)
+
+        first = board.posts(form.key)[0]
+        post = DatPost(shown_name, mail, self._date_id(board, client, now, starter_id=first.id), body)
+        count = board.count(form.key) + 1
+        extra = [over_limit(res_max)] if count == res_max else []
+        number = board.append(form.key, post, age="sage" not in mail, extra=extra)
+        self._regulation.wrote(board.name, form.key, client.address)
+        return Written(board.name, form.key, number, new_thread=False)
+
+    @staticmethod
+    def _needs_confirmation(board: Board, client: Client) -> bool:
+        settings = board.settings
+        if settings.get("SUBBBS_CGI_ON", "1") in ("", "0"):
+            return False
+        wanted = [
+            cookie
+            for cookie, setting in (("NAME", "BBS_NAMECOOKIE_CHECK"), ("MAIL", "BBS_MAILCOOKIE_CHECK"))
+            if settings.checked(setting)
+        ]
+        return any(cookie not in client.cookies for cookie in wanted)
+
+    @staticmethod
+    def _name(raw: str, *, amp_pass: bool) -> tuple[str, str | None]:
+        display, key = split_name(text.single_line(raw).replace("＃", "#"))
+        trip = trip_for_key(key_bytes(key)) if key is not None else None
+        display = text.escape(display, amp=not amp_pass, quote=True).removeprefix(" ")
+        return text.quote_reserved(text.disarm_marks(display)), trip
+
+    @staticmethod
+    def _mail(raw: str) -> str:
+        # A `#password` in the mail field asks for a cap; this board has none, and the password
+        # must never reach the dat.
+        mail = text.single_line(raw).replace("＃", "#")
+        return mail.split("#", 1)[0]
+
+    @staticmethod
+    def _date_id(
+        board: Board, client: Client, now: datetime, *, starter: bool = False, starter_id: str = ""
+    ) -> str:
+        settings = board.settings
+        stamp = format_date(now, settings.weekdays)
+        if settings.checked("BBS_NO_ID"):
+            return stamp
+        poster_id = daily_id(board.secret, board.name, client.address, now.date())
+        mark = "(主)" if (starter or poster_id == starter_id) and not settings.checked("BBS_HIDENUSI") else ""
+        return f"{stamp} ID:{poster_id}{mark}"

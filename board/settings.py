@@ -1,0 +1,91 @@
+"""A board's SETTING.TXT: the defaults a new board gets, and reading and writing the file (CP932).
+
+The keys and defaults follow ex0ch (`test/module/setting.pl`) and what clients read (JDim's
+settingloader). Lines without `=` (such as a leading `board@xxxx`) are ignored, as clients do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULTS: dict[str, str] = {
+    "BBS_TITLE": "threadgm ローカル板",
+    "BBS_TITLE_ORIG": "threadgm ローカル板",
+    "BBS_SUBTITLE": "スレッド進行GMボットの遊び場",
+    "BBS_NONAME_NAME": "名無しさん",
+    "BBS_DELETE_NAME": "あぼーん",
+    "BBS_NAME_COUNT": "128",
+    "BBS_MAIL_COUNT": "64",
+    "BBS_MESSAGE_COUNT": "2048",
+    "BBS_SUBJECT_COUNT": "48",
+    "BBS_LINE_NUMBER": "12",
+    "BBS_COLUMN_NUMBER": "256",
+    "BBS_UNICODE": "pass",
+    "BBS_NAMECOOKIE_CHECK": "checked",
+    "BBS_MAILCOOKIE_CHECK": "checked",
+    "SUBBBS_CGI_ON": "1",
+    "BBS_FORCE_ID": "checked",
+    "BBS_NO_ID": "",
+    "BBS_HIDENUSI": "",
+    "BBS_YMD_WEEKS": "日/月/火/水/木/金/土",
+    "BBS_SAMBATIME": "10",
+    "timecount": "7",
+    "timeclose": "5",
+    "BBS_READONLY": "none",
+    "BBS_RES_MAX": "",
+    "BBS_THREAD_STOP": "1000",
+    "BBS_DATMAX": "512",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """SETTING.TXT values with typed accessors for the ones the server enforces."""
+
+    values: Mapping[str, str]
+
+    def get(self, key: str, default: str = "") -> str:
+        return self.values.get(key, default)
+
+    def number(self, key: str, default: int = 0) -> int:
+        """An integer setting; empty or malformed values count as `default` (0 = the check is off)."""
+        raw = self.values.get(key, "").strip()
+        return int(raw) if raw.isdigit() else default
+
+    def checked(self, key: str) -> bool:
+        return self.values.get(key, "").strip() == "checked"
+
+    @property
+    def res_max(self) -> int:
+        """Posts a thread may hold: 5ch's BBS_THREAD_STOP, else ex0ch's BBS_RES_MAX, else 1000."""
+        return self.number("BBS_THREAD_STOP") or self.number("BBS_RES_MAX") or 1000
+
+    @property
+    def weekdays(self) -> list[str]:
+        names = self.get("BBS_YMD_WEEKS").split("/")
+        return names if len(names) == 7 else DEFAULTS["BBS_YMD_WEEKS"].split("/")
+
+
+def parse(text: str) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        key, sep, value = raw.partition("=")
+        if sep and key.strip():
+            values[key.strip()] = value.rstrip("\r")
+    return values
+
+
+def render(values: Mapping[str, str]) -> str:
+    return "".join(f"{key}={value}\n" for key, value in values.items())
+
+
+def load(path: Path) -> Settings:
+    return Settings(parse(path.read_bytes().decode("cp932", errors="replace")))
+
+
+def save(path: Path, values: Mapping[str, str]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(render(values).encode("cp932", errors="xmlcharrefreplace"))
+    tmp.replace(path)

@@ -1,0 +1,244 @@
+"""Boards kept on disk, laid out like a 2ch server's document root:
+
+    DATA/NAME/SETTING.TXT        settings (CP932)
+    DATA/NAME/subject.txt        thread list, most recently aged first (CP932)
+    DATA/NAME/dat/KEY.dat        one file per thread (CP932), served as a static file
+    DATA/NAME/board.json         what only the server knows: the ID secret, stopped threads
+
+Every change to a board happens under its lock (a thread lock plus an flock on DATA/NAME/.lock, so
+`threadgm board-admin` in another process is safe against a running server); a dat only ever grows
+by whole lines appended in one write, except for a deletion, which replaces the file atomically.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import secrets
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from board import settings as setting_file
+from board.dat import DatPost, abone, parse_line
+
+ENCODING = "cp932"
+BOARD_NAME = re.compile(r"^[A-Za-z0-9_]{1,32}$")
+THREAD_KEY = re.compile(r"^[0-9]{9,12}$")
+
+
+class BoardNotFound(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class ThreadEntry:
+    """One line of subject.txt."""
+
+    key: str
+    title: str  # as stored: HTML-escaped like every dat field
+    count: int
+
+    def line(self) -> str:
+        return f"{self.key}.dat<>{self.title} ({self.count})\n"
+
+
+def encode(text: str) -> bytes:
+    """CP932 bytes; a character CP932 lacks is kept as a numeric reference, never dropped."""
+    return text.encode(ENCODING, errors="xmlcharrefreplace")
+
+
+def decode(data: bytes) -> str:
+    return data.decode(ENCODING, errors="replace")
+
+
+class Board:
+    def __init__(self, root: Path) -> None:
+        self.path = root
+        self.name = root.name
+        self._lock = threading.RLock()
+        self._lock_depth = 0
+        self._lock_file: object = None
+        self._settings: tuple[float, setting_file.Settings] | None = None
+        self._meta_cache: tuple[float, dict] | None = None
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the board (re-entrant within a thread, exclusive across threads and processes)."""
+        with self._lock:
+            if self._lock_depth == 0:
+                handle = (self.path / ".lock").open("a")
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                self._lock_file = handle
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+                if self._lock_depth == 0:
+                    handle, self._lock_file = self._lock_file, None
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                    handle.close()
+
+    # -- settings and server-side state ------------------------------------------------------
+
+    @property
+    def settings(self) -> setting_file.Settings:
+        """SETTING.TXT, re-read whenever the file changes (an admin may edit it while serving)."""
+        path = self.path / "SETTING.TXT"
+        mtime = path.stat().st_mtime
+        if self._settings is None or self._settings[0] != mtime:
+            self._settings = (mtime, setting_file.load(path))
+        return self._settings[1]
+
+    def update_settings(self, changes: Mapping[str, str]) -> None:
+        with self.locked():
+            values = dict(self.settings.values)
+            values.update(changes)
+            setting_file.save(self.path / "SETTING.TXT", values)
+            self._settings = None
+
+    @property
+    def secret(self) -> bytes:
+        return bytes.fromhex(self._meta()["secret"])
+
+    def is_stopped(self, key: str) -> bool:
+        return key in self._meta()["stopped"]
+
+    def stop(self, key: str) -> None:
+        with self.locked():
+            meta = self._meta()
+            if key not in meta["stopped"]:
+                meta["stopped"].append(key)
+                _write_meta(self.path, meta)
+
+    def _meta(self) -> dict:
+        """board.json, re-read when another process (board-admin) has changed it."""
+        path = self.path / "board.json"
+        mtime = path.stat().st_mtime
+        if self._meta_cache is None or self._meta_cache[0] != mtime:
+            self._meta_cache = (mtime, json.loads(path.read_text("utf-8")))
+        return self._meta_cache[1]
+
+    # -- threads -----------------------------------------------------------------------------
+
+    def dat_path(self, key: str) -> Path:
+        if not THREAD_KEY.match(key):
+            raise BoardNotFound(key)
+        return self.path / "dat" / f"{key}.dat"
+
+    def exists(self, key: str) -> bool:
+        return THREAD_KEY.match(key) is not None and self.dat_path(key).is_file()
+
+    def posts(self, key: str) -> list[DatPost]:
+        """Every line of a thread, numbered from 1 by position (deleted posts included)."""
+        try:
+            data = self.dat_path(key).read_bytes()
+        except (FileNotFoundError, BoardNotFound):
+            raise BoardNotFound(key) from None
+        return [parse_line(line) for line in decode(data).splitlines()]
+
+    def count(self, key: str) -> int:
+        return self.dat_path(key).read_bytes().count(b"\n")
+
+    def threads(self) -> list[ThreadEntry]:
+        """subject.txt as entries, most recently aged first."""
+        path = self.path / "subject.txt"
+        entries = []
+        for line in decode(path.read_bytes()).splitlines() if path.exists() else []:
+            head, sep, rest = line.partition(".dat<>")
+            title, _, count = rest.rpartition(" (")
+            if sep and THREAD_KEY.match(head) and count.rstrip(")").isdigit():
+                entries.append(ThreadEntry(head, title, int(count.rstrip(")"))))
+        return entries
+
+    def append(self, key: str, post: DatPost, *, age: bool, extra: Iterable[DatPost] = ()) -> int:
+        """Append a post (and any lines the server adds after it); return the post's number."""
+        with self.locked():
+            path = self.dat_path(key)
+            if not path.is_file():
+                raise BoardNotFound(key)
+            number = self.count(key) + 1
+            data = encode(post.line()) + b"".join(encode(line.line()) for line in extra)
+            with path.open("ab") as dat:
+                dat.write(data)
+            self._touch_subject(key, age=age)
+            return number
+
+    def create_thread(self, first_key: int, post: DatPost) -> str:
+        """Open a new thread under the first free key at or after `first_key` (a Unix time)."""
+        with self.locked():
+            key = first_key
+            while self.dat_path(str(key)).exists():
+                key += 1
+            self.dat_path(str(key)).write_bytes(encode(post.line()))
+            self._touch_subject(str(key), age=True)
+            return str(key)
+
+    def delete_post(self, key: str, number: int) -> None:
+        """あぼーん: the line stays (numbering is stable) but every field becomes the delete name."""
+        with self.locked():
+            lines = self.dat_path(key).read_bytes().splitlines(keepends=True)
+            if not 1 <= number <= len(lines):
+                raise IndexError(f"{key} has no post {number}")
+            lines[number - 1] = encode(abone(self.settings.get("BBS_DELETE_NAME", "あぼーん")).line())
+            self._replace(self.dat_path(key), b"".join(lines))
+
+    def _touch_subject(self, key: str, *, age: bool) -> None:
+        data = self.dat_path(key).read_bytes()
+        first = parse_line(decode(data.split(b"\n", 1)[0]))
+        entry = ThreadEntry(key, first.title, data.count(b"\n"))
+        entries = self.threads()
+        position = next((i for i, e in enumerate(entries) if e.key == key), None)
+        if position is not None:
+            del entries[position]
+        entries.insert(0 if age or position is None else position, entry)
+        self._replace(self.path / "subject.txt", encode("".join(e.line() for e in entries)))
+
+    @staticmethod
+    def _replace(path: Path, data: bytes) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+
+
+class BoardStore:
+    """The boards under one data directory; a board is created with default settings on first use."""
+
+    def __init__(self, root: Path, *, defaults: Mapping[str, str] | None = None) -> None:
+        self.root = root
+        self._defaults = dict(setting_file.DEFAULTS, **(defaults or {}))
+        self._boards: dict[str, Board] = {}
+        self._lock = threading.Lock()
+
+    def open(self, name: str, *, create: bool = False) -> Board:
+        if not BOARD_NAME.match(name):
+            raise BoardNotFound(name)
+        with self._lock:
+            if name not in self._boards:
+                path = self.root / name
+                if not (path / "SETTING.TXT").exists():
+                    if not create:
+                        raise BoardNotFound(name)
+                    self._create(path)
+                self._boards[name] = Board(path)
+            return self._boards[name]
+
+    def names(self) -> list[str]:
+        return sorted(self._boards)
+
+    def _create(self, path: Path) -> None:
+        (path / "dat").mkdir(parents=True, exist_ok=True)
+        _write_meta(path, {"secret": secrets.token_hex(16), "stopped": []})
+        (path / "subject.txt").write_bytes(b"")
+        setting_file.save(path / "SETTING.TXT", self._defaults)
+
+
+def _write_meta(path: Path, meta: dict) -> None:
+    tmp = path / "board.json.tmp"
+    tmp.write_text(json.dumps(meta, ensure_ascii=False, indent=1), "utf-8")
+    tmp.replace(path / "board.json")

@@ -1,0 +1,117 @@
+"""BCDice's system-independent dice language, evaluated: `evaluate(command, dice)` answers one line
+with BCDice's own text (`(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功`) and flags, or None when BCDice would not
+answer at all.
+
+One module per command family mirrors `parser.bcdice` (add_dice, barabara_dice, tally_dice, calc,
+choice, d66_dice, repeat, reroll_dice, upper_dice); `roller` is BCDice's randomizer over our `Dice`,
+`arithmetic` its integer arithmetic, `tree` the evaluated form of a sum and `stringify` the printing.
+Full-width input is NFKC-normalised first (BCDice itself answers nothing to `１Ｄ６`); the raw text
+stays in the result.
+
+Limits — BCDice's where it has them, threadgm's own where Ruby would only grow or crash:
+
+- dice per command: 10000 (BCDice's UPPER_LIMIT_RANDS; BCDice raises, we refuse with a reason);
+  dice per single roll: over 200 gives no dice, as BCDice; sides outside 1..10000 show 0, as BCDice.
+- repeat: 1..100 times (BCDice); a repeat inside a repeat is refused in any letter case (BCDice
+  checks lower case only, which lets `X` nest without bound).
+- choice: at most 100 items (BCDice), a range such as `1-99999` is counted, never listed.
+- tally: at most 20 sides (BCDice). reroll: at most 10000 rounds (BCDice).
+- command line: 2000 characters after NFKC; parentheses: 32 deep; numbers: 100 digits, and no value
+  along the way may pass 10**100 (threadgm's; see `parser.bcdice.limits` and `arithmetic`).
+- division by zero: 1 in a sum (BCDice); BCDice's zero-division message in the calculator, and a
+  refusal with that message where Ruby would crash (counts of xBy, xRy, xUy, xTYy).
+
+A refusal is a `BCDiceResult` with `refused=True` whose text is `<command> ＞ <reason>`; it is given
+only when the line begins like a BCDice command, so a long chat line is still no command.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import replace
+
+from engine.bcdice import (
+    add_dice,
+    barabara_dice,
+    calc,
+    choice,
+    d66_dice,
+    repeat,
+    reroll_dice,
+    tally_dice,
+    upper_dice,
+)
+from engine.bcdice.result import BCDiceResult
+from engine.bcdice.roller import Refused, Roller
+from engine.rng import Dice
+from parser.bcdice import LimitExceeded, looks_like_command, parse_all
+from parser.bcdice import add_dice as add_dice_grammar
+from parser.bcdice import barabara_dice as barabara_grammar
+from parser.bcdice import calc as calc_grammar
+from parser.bcdice import choice as choice_grammar
+from parser.bcdice import d66_dice as d66_grammar
+from parser.bcdice import repeat as repeat_grammar
+from parser.bcdice import reroll_dice as reroll_grammar
+from parser.bcdice import tally_dice as tally_grammar
+from parser.bcdice import upper_dice as upper_grammar
+from parser.bcdice.lexer import first_word
+
+__all__ = ["BCDiceResult", "evaluate", "normalize"]
+
+_SHOWN_CHARS = 30  # how much of a refused command is echoed before its reason
+
+
+def normalize(command: str) -> str:
+    """NFKC: what threadgm evaluates (full-width letters, digits and signs become ASCII)."""
+    return unicodedata.normalize("NFKC", command)
+
+
+def evaluate(command: str, dice: Dice) -> BCDiceResult | None:
+    """BCDice's answer to one command line, or None exactly when BCDice gives no reply."""
+    normalized = normalize(command)
+    roller = Roller(dice)
+    try:
+        result = _run(normalized, roller)
+    except (LimitExceeded, Refused) as refusal:
+        if not looks_like_command(normalized):
+            return None
+        result = BCDiceResult(f"{_shown(normalized)} ＞ {refusal.reason}", refused=True)
+    if result is None:
+        return None
+    return replace(result, rolls=tuple(roller.rolls), command=command, normalized=normalized)
+
+
+def _run(line: str, roller: Roller) -> BCDiceResult | None:
+    """The first family that answers the line, in BCDice's order; raises on a refusal."""
+    for command in parse_all(line):
+        result = _evaluate(command, roller)
+        if result is not None:
+            return result
+    return None
+
+
+def _evaluate(command: object, roller: Roller) -> BCDiceResult | None:
+    if isinstance(command, add_dice_grammar.AddDice):
+        return add_dice.evaluate(command, roller)
+    if isinstance(command, barabara_grammar.BarabaraDice):
+        return barabara_dice.evaluate(command, roller)
+    if isinstance(command, tally_grammar.TallyDice):
+        return tally_dice.evaluate(command, roller)
+    if isinstance(command, calc_grammar.Calc):
+        return calc.evaluate(command)
+    if isinstance(command, choice_grammar.Choice):
+        return choice.evaluate(command, roller)
+    if isinstance(command, d66_grammar.D66Dice):
+        return d66_dice.evaluate(command, roller)
+    if isinstance(command, repeat_grammar.Repeat):
+        return repeat.evaluate(command, lambda trailer: _run(trailer, roller))
+    if isinstance(command, reroll_grammar.RerollDice):
+        return reroll_dice.evaluate(command, roller)
+    if isinstance(command, upper_grammar.UpperDice):
+        return upper_dice.evaluate(command, roller)
+    raise TypeError(f"no evaluator for {command!r}")
+
+
+def _shown(line: str) -> str:
+    word = first_word(line)
+    return word if len(word) <= _SHOWN_CHARS else word[:_SHOWN_CHARS] + "…"

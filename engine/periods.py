@@ -1,0 +1,247 @@
+"""The order lifecycle of games that run on the clock, as pure functions over posts and stored orders.
+
+- A post's order lines are parsed by the ruleset's grammar; each accepted order belongs to the
+  period its post was written in (the post's own board date), so an order written after the
+  deadline goes to the next period.
+- Within a period, the last order with the same key wins (`Ruleset.order_key`): the earlier one is
+  superseded. The cancel word withdraws the author's orders of the period; the ready word marks the
+  author ready (every player ready may end the period early).
+- A receipt after each poll lists what was accepted, in canonical form, and what was rejected, with
+  the reason; reminders name the players who have sent nothing; the period's report carries the
+  orders the missing-order policy assumed, the period's key, and the next period's commitment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.report import Block, Report, heading, line, report
+from engine.ruleset import Order, OrderText, Rejection, Ruleset
+
+
+@dataclass(frozen=True)
+class ReadOrder:
+    """One order line read from a post, before storage."""
+
+    post: int
+    line: int
+    author: str
+    player: str
+    period: int
+    text: str
+    canonical: str
+    key: str
+    status: str  # accepted | rejected
+    reason: str = ""
+    command: object = None
+
+
+@dataclass(frozen=True)
+class PostReading:
+    orders: tuple[ReadOrder, ...] = ()
+    cancelled: bool = False  # the post holds the cancel word
+    ready: bool = False  # the post holds the ready word
+
+
+def read_post(
+    ruleset: Ruleset,
+    *,
+    post: int,
+    author: str,
+    body: str,
+    period: int,
+    cancel_words: Sequence[str],
+    ready_words: Sequence[str],
+    is_word,
+    is_quote,
+) -> PostReading:
+    """The orders, cancel and ready words of one post (quoted lines are never orders)."""
+    found: list[ReadOrder] = []
+    cancelled = ready = False
+    for number, text in enumerate(body.split("\n")):
+        if is_quote(text):
+            continue
+        if is_word(text, cancel_words):
+            cancelled = True
+            continue
+        if is_word(text, ready_words):
+            ready = True
+            continue
+        parsed = ruleset.parse_line(text)
+        if parsed is None:
+            continue
+        if isinstance(parsed, Rejection):
+            found.append(
+                ReadOrder(
+                    post,
+                    number,
+                    author,
+                    author,
+                    period,
+                    text.strip(),
+                    parsed.text,
+                    "",
+                    "rejected",
+                    parsed.reason,
+                )
+            )
+            continue
+        assert isinstance(parsed, OrderText)
+        player = parsed.player or author
+        order = Order(post, number, author, player, parsed.command, parsed.canonical)
+        found.append(
+            ReadOrder(
+                post,
+                number,
+                author,
+                player,
+                period,
+                text.strip(),
+                parsed.canonical,
+                ruleset.order_key(order),
+                "accepted",
+                command=parsed.command,
+            )
+        )
+    return PostReading(tuple(found), cancelled, ready)
+
+
+def receipt(
+    period_of: Mapping[int, int],
+    readings: Sequence[tuple[int, PostReading]],
+    current: int,
+    deadline: datetime | None,
+) -> Report | None:
+    """One post for everything read in a poll: accepted orders, cancellations, rejections."""
+    accepted: list[Block] = []
+    rejected: list[Block] = []
+    for post, reading in readings:
+        later = period_of[post] > current
+        suffix = f"（ピリオド{period_of[post]}分）" if later else ""
+        if reading.cancelled:
+            accepted.append(line(f">>{post} 取消: ピリオド{period_of[post]}の命令を取り消しました"))
+        for order in reading.orders:
+            if order.status == "accepted":
+                accepted.append(line(f">>{post} {order.canonical}{suffix}"))
+            else:
+                rejected.append(line(f">>{post} {order.text} → {order.reason}"))
+        if reading.ready:
+            accepted.append(line(f">>{post} 準備完了"))
+    if not accepted and not rejected:
+        return None
+    when = f"（締切 {deadline_text(deadline)}）" if deadline else ""
+    blocks: list[Block] = [heading(f"受付 ピリオド{current}{when}"), *accepted]
+    if rejected:
+        blocks += [line("受け付けられなかった命令:"), *rejected]
+    return report(*blocks, kind="receipt")
+
+
+def reminder(period: int, deadline: datetime, missing: Iterable[str]) -> Report:
+    names = "、".join(missing)
+    return report(
+        heading(f"締切のお知らせ ピリオド{period}"),
+        line(f"締切は {deadline_text(deadline)} です"),
+        line(f"まだ命令がない人: {names}"),
+        kind="reminder",
+    )
+
+
+def deadline_text(moment: datetime) -> str:
+    return moment.strftime("%m/%d %H:%M").lstrip("0")
+
+
+def effective_orders(rows: Iterable[ReadOrder]) -> list[ReadOrder]:
+    """The orders that count, in posting order: accepted ones, the last of each key."""
+    latest: dict[str, ReadOrder] = {}
+    for row in sorted((r for r in rows if r.status == "accepted"), key=lambda r: (r.post, r.line)):
+        latest[row.key] = row
+    return sorted(latest.values(), key=lambda r: (r.post, r.line))
+
+
+def resolution_report(
+    period: int,
+    inner: Report,
+    *,
+    key_hex: str,
+    assumed: Sequence[tuple[str, str]],
+    next_period: int | None,
+    next_deadline: datetime | None,
+    next_commitment: str | None,
+    redo: bool = False,
+) -> Report:
+    """The period's report: the ruleset's, framed with the missing-order policy and the keys."""
+    title = f"ピリオド{period} 更新" + ("（再処理）" if redo else "")
+    blocks: list[Block] = [heading(title)]
+    if assumed:
+        blocks.append(
+            line("命令がなかった人: " + "、".join(f"{player}（{text}）" for player, text in assumed))
+        )
+    blocks += list(inner.blocks)
+    blocks.append(line(f"鍵 ピリオド{period}: {key_hex}"))
+    if next_period is not None and next_commitment is not None:
+        when = f" 締切 {deadline_text(next_deadline)}" if next_deadline else ""
+        blocks.append(line(f"次 ピリオド{next_period}{when} 鍵のハッシュ(SHA-256): {next_commitment}"))
+    return report(*blocks, kind="resolution", **inner.meta)
+
+
+def opening_report(
+    name: str,
+    period: int,
+    deadline: datetime | None,
+    commitment: str,
+    schedule: str,
+    *,
+    secret_commitment: str | None = None,
+) -> Report:
+    when = f" 締切 {deadline_text(deadline)}" if deadline else ""
+    blocks = [
+        heading(f"{name} 開始"),
+        line(f"更新: {schedule}"),
+        line(f"ピリオド{period}{when} 鍵のハッシュ(SHA-256): {commitment}"),
+    ]
+    if secret_commitment is not None:
+        blocks.append(secret_commitment_line(secret_commitment))
+    return report(*blocks, kind="opening")
+
+
+RULES_SECRET_HASH = "秘密のダイスの鍵のハッシュ(SHA-256)"
+RULES_SECRET_KEY = "秘密のダイスの鍵"
+
+
+def secret_commitment_line(digest: str) -> Block:
+    """The hash of the key of a ruleset's secret dice (a hidden mastermind), published at the start."""
+    return line(f"{RULES_SECRET_HASH}: {digest}")
+
+
+def finish_blocks(secret_key: bytes) -> list[Block]:
+    """The game is over: the secret dice's key, checkable against its hash (threadgm verify does)."""
+    return [
+        heading("ゲーム終了"),
+        line(f"{RULES_SECRET_KEY}: {secret_key.hex()}（最初に公開したハッシュと照合できます）"),
+    ]
+
+
+def as_orders(rows: Iterable[ReadOrder], dates: Mapping[int, datetime | None]) -> list[Order]:
+    return [
+        Order(r.post, r.line, r.author, r.player, r.command, r.canonical, dates.get(r.post)) for r in rows
+    ]
+
+
+__all__ = [
+    "RULES_SECRET_HASH",
+    "RULES_SECRET_KEY",
+    "PostReading",
+    "ReadOrder",
+    "as_orders",
+    "deadline_text",
+    "effective_orders",
+    "finish_blocks",
+    "opening_report",
+    "read_post",
+    "receipt",
+    "reminder",
+    "resolution_report",
+    "secret_commitment_line",
+]

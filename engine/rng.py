@@ -1,0 +1,174 @@
+"""Deterministic, verifiable randomness: the only source of dice in threadgm.
+
+Every die the bot rolls comes from a *stream* named by a purpose string and keyed by a period key:
+
+    block_i  = HMAC-SHA256(period_key, f"{purpose}|{i}")          i = 0, 1, 2, ...
+    words    = block_0[0:8], block_0[8:16], ..., block_1[0:8], ... (unsigned 64-bit, big-endian)
+
+A roll of an s-sided die takes the next word w; if w < 2**64 - (2**64 % s) the face is w % s + 1,
+otherwise the word is thrown away and the next one taken (rejection sampling: never a modulo bias).
+The bot publishes SHA-256(period_key) when the period opens and the key itself when it closes, so
+anyone can recompute every face afterwards; a restart derives the same faces, so a crash can never
+be used to reroll.
+
+Tests and offline tools inject recorded faces (BCDice's `rands`) through the same `Dice` protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+_WORD = 1 << 64
+
+
+class Dice(Protocol):
+    """Anything that can roll one die with the given number of sides (faces 1..sides)."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+class RandomSource(Protocol):
+    """A family of independent dice streams, one per purpose string."""
+
+    def stream(self, purpose: str) -> Dice: ...
+
+
+class DiceError(RuntimeError):
+    """Recorded dice did not match what the rules asked for (tests, replays, GM previews)."""
+
+
+def face_from_word(word: int, sides: int) -> int | None:
+    """Map a 64-bit word to a face of an s-sided die, or None when rejection sampling discards it."""
+    if sides < 1:
+        raise ValueError(f"a die needs at least one side, not {sides}")
+    limit = _WORD - (_WORD % sides)
+    return word % sides + 1 if word < limit else None
+
+
+def stream_words(key: bytes, purpose: str) -> Iterator[int]:
+    """The endless sequence of 64-bit words of one purpose's stream."""
+    block = 0
+    while True:
+        digest = hmac.new(key, f"{purpose}|{block}".encode(), hashlib.sha256).digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(digest[offset : offset + 8], "big")
+        block += 1
+
+
+class SeededDice:
+    """One purpose's stream under a period key; remembers what it rolled for reports and audits."""
+
+    def __init__(self, key: bytes, purpose: str) -> None:
+        self.purpose = purpose
+        self._words = stream_words(key, purpose)
+        self.rolled: list[tuple[int, int]] = []
+
+    def roll(self, sides: int) -> int:
+        for word in self._words:
+            face = face_from_word(word, sides)
+            if face is not None:
+                self.rolled.append((sides, face))
+                return face
+        raise AssertionError("unreachable: the word stream is endless")
+
+
+class SeededSource:
+    """All streams of one period: `stream(purpose)` always restarts the purpose from its first word."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+
+    def stream(self, purpose: str) -> SeededDice:
+        return SeededDice(self.key, purpose)
+
+
+class RecordedDice:
+    """Faces given in advance as (sides, value) pairs, consumed in order, as in BCDice's test data.
+
+    Asking for a die with other sides than recorded, or for more dice than recorded, raises
+    DiceError: a test must fail rather than silently roll something else.
+    """
+
+    def __init__(self, rands: Iterable[tuple[int, int]]) -> None:
+        self._rands = list(rands)
+        self._next = 0
+        self.rolled: list[tuple[int, int]] = []
+
+    @property
+    def remaining(self) -> int:
+        return len(self._rands) - self._next
+
+    def roll(self, sides: int) -> int:
+        if self._next >= len(self._rands):
+            raise DiceError(f"no recorded die left for a d{sides} (recorded: {len(self._rands)})")
+        want_sides, value = self._rands[self._next]
+        if want_sides != sides:
+            raise DiceError(
+                f"recorded die #{self._next + 1} has {want_sides} sides but the rules rolled a d{sides}"
+            )
+        if not 1 <= value <= sides:
+            raise DiceError(f"recorded die #{self._next + 1} shows {value}, outside 1..{sides}")
+        self._next += 1
+        self.rolled.append((sides, value))
+        return value
+
+
+class RecordedSource:
+    """Recorded faces per purpose (a GM preview with published random numbers, replays in tests).
+
+    A purpose with no recording falls back to `default` (if given), else raises DiceError.
+    """
+
+    def __init__(
+        self,
+        by_purpose: dict[str, Iterable[tuple[int, int]]] | None = None,
+        default: RecordedDice | None = None,
+    ) -> None:
+        self._dice = {purpose: RecordedDice(rands) for purpose, rands in (by_purpose or {}).items()}
+        self._default = default
+
+    def stream(self, purpose: str) -> Dice:
+        if purpose in self._dice:
+            return self._dice[purpose]
+        if self._default is not None:
+            return self._default
+        raise DiceError(f"no recorded dice for purpose {purpose!r}")
+
+
+class SplitSource:
+    """The streams of a ruleset: purposes starting with `secret/` (dice only the bot may know for now,
+    such as a hidden mastermind) come from a key of their own, which is published only when the
+    secret is out; everything else from the public key."""
+
+    SECRET = "secret/"
+
+    def __init__(self, public: RandomSource, secret: RandomSource) -> None:
+        self.public = public
+        self.secret = secret
+
+    def stream(self, purpose: str) -> Dice:
+        return (self.secret if purpose.startswith(self.SECRET) else self.public).stream(purpose)
+
+
+def parse_rands(text: str) -> list[tuple[int, int]]:
+    """Parse the CLI form `6:3,6:4,100:57` into (sides, value) pairs."""
+    pairs: list[tuple[int, int]] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        sides, sep, value = item.partition(":")
+        if not sep or not sides.strip().isdigit() or not value.strip().isdigit():
+            raise ValueError(f"recorded die {item!r} is not SIDES:VALUE")
+        pairs.append((int(sides), int(value)))
+    return pairs
+
+
+def period_key(game_secret: bytes, game_id: str, period: str) -> bytes:
+    """The key of one period of one game, derived so that revealing it reveals nothing else."""
+    return hmac.new(game_secret, f"period|{game_id}|{period}".encode(), hashlib.sha256).digest()
+
+
+def commitment(key: bytes) -> str:
+    """What is published before a period's first roll: SHA-256 of its key, in hex."""
+    return hashlib.sha256(key).hexdigest()

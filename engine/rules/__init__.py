@@ -1,0 +1,1 @@
+"""One module per game ruleset (the BCDice one-file-per-system layout)."""

@@ -1,0 +1,65 @@
+"""The BBS dice habit of seed 000: `diceNdM=` anywhere in a post line, N 1–10 dice of M 1–9999 sides.
+
+Full-width and half-width forms, any case (`ｄｉｃｅ２ｄ４７＝`, `DICE2D47=`) are the same command;
+lines quoted from other posts (starting with `>` or `＞` but not a `>>N` anchor) are not commands.
+Out-of-range commands are kept as `BbsDiceError` so the player is told why nothing was rolled.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+MAX_COUNT = 10
+MAX_SIDES = 9999
+
+# Digits are matched generously (then range-checked) so `dice99d6=` is an error, not silence.
+_DICE = regex.compile(r"(?<![A-Za-z])dice(\d{1,6})d(\d{1,8})=", regex.IGNORECASE)
+_ANCHOR_START = regex.compile(r">>\d")
+
+
+@dataclass(frozen=True)
+class BbsDice:
+    count: int
+    sides: int
+    line: int  # 0-based line of the post body the command stood on
+
+    @property
+    def canonical(self) -> str:
+        return f"dice{self.count}d{self.sides}="
+
+
+@dataclass(frozen=True)
+class BbsDiceError:
+    text: str  # the command as written, normalised
+    line: int
+    reason: str  # Japanese, shown to the player
+
+
+def normalize(text: str) -> str:
+    """NFKC: full-width letters, digits and signs become ASCII (the raw text is kept elsewhere)."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def is_quote(line: str) -> bool:
+    """A line quoted from another post: starts with `>` (after NFKC), but a `>>N` anchor is not a quote."""
+    stripped = normalize(line).lstrip()
+    return stripped.startswith(">") and not _ANCHOR_START.match(stripped)
+
+
+def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
+    """Every `diceNdM=` of a post body in reading order, quoted lines skipped."""
+    found: list[BbsDice | BbsDiceError] = []
+    for number, raw_line in enumerate(body.split("\n")):
+        if is_quote(raw_line):
+            continue
+        for match in _DICE.finditer(normalize(raw_line)):
+            count, sides = int(match[1]), int(match[2])
+            if not 1 <= count <= MAX_COUNT or not 1 <= sides <= MAX_SIDES:
+                reason = f"ダイスは{MAX_COUNT}個まで、面数は1～{MAX_SIDES}までです"
+                found.append(BbsDiceError(match[0].lower(), number, reason))
+            else:
+                found.append(BbsDice(count, sides, number))
+    return found

@@ -1,0 +1,260 @@
+"""The order grammar of the naval combat rules (seed 002) and the GM preview's file forms.
+
+Players post `＜攻撃＞ATTACKER、TARGET`, `＜インターセプト＞FIGHTER、FIGHTER` and `＜移動＞UNIT、DESTINATION`.
+Every form players actually type is one order: full- and half-width brackets (`＜＞` `<>`), separators
+`、` `,` `，` or spaces, full-width letters and digits (NFKC), the dashes Japanese IMEs produce inside unit
+ids (`－` `ー` `−` ...), lower-case ids. Unit ids are `ISLAND-KIND-GROUP-NN` (`ABC-DD-A-01`).
+
+A line that starts like an order but cannot be read is a `NavalOrderError` with a Japanese reason (for
+the receipt); any other line is not an order at all (None). The raw text is kept on both.
+
+The GM preview reads two more forms: ORDERS.txt (`ISLAND:order`, optionally numbered `1.ABC:＜攻撃＞...`
+as in the seed's examples) and RANDOMS.txt (`ISLAND: v1 v2 v3 ...`, the numbers A, B, C, ... of the
+island, or `[ISLAND] v1 v2 ...`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+OrderKind = Literal["attack", "intercept", "move"]
+
+KEYWORDS: dict[str, OrderKind] = {
+    "攻撃": "attack",
+    "インターセプト": "intercept",
+    "迎撃": "intercept",
+    "移動": "move",
+}
+CANONICAL_KEYWORD: dict[OrderKind, str] = {"attack": "攻撃", "intercept": "インターセプト", "move": "移動"}
+
+UNIT_ID = r"[A-Z][A-Z0-9]*-[A-Z]+-[A-Z0-9]+-[0-9]+"
+ISLAND_CODE = r"[A-Z][A-Z0-9]*"
+
+_ORDER_START = regex.compile(r"^\s*<\s*(攻撃|インターセプト|迎撃|移動)\s*>\s*(.*?)\s*$")
+# Dashes an IME may put inside an id; NFKC leaves all of these alone.
+_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−ー─━", "-"))
+_TOKEN = r"[^\s、,]+"
+_SEP = r"(?:\s*[、,]\s*|\s+)"
+_TWO_OPERANDS = regex.compile(rf"^({_TOKEN}){_SEP}({_TOKEN})(.*)$")
+_ONE_OPERAND = regex.compile(rf"^({_TOKEN})(?:{_SEP}(.*))?$")
+_HEX_DEST = regex.compile(r"^\(?\s*([0-9]+)\s*[、,]\s*([0-9]+)\s*\)?(.*)$")
+_ID_ANYWHERE = regex.compile(rf"(?<![A-Z0-9-]){UNIT_ID}(?![A-Z0-9-])")
+_UNIT_FULL = regex.compile(UNIT_ID)
+_ISLAND_FULL = regex.compile(ISLAND_CODE)
+
+_FILE_LINE = regex.compile(rf"^\s*(?:([0-9]+)\s*[.)]\s*)?(?:({ISLAND_CODE})\s*:\s*)?(.*)$", regex.IGNORECASE)
+_RANDOMS_LINE = regex.compile(
+    rf"^\s*(?:\[\s*({ISLAND_CODE})\s*\]\s*:?|({ISLAND_CODE})\s*:)\s*(.*)$", regex.IGNORECASE
+)
+
+EXAMPLE = {
+    "attack": "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
+    "intercept": "＜インターセプト＞ABC-F-A-03、XYZ-F-X-07",
+    "move": "＜移動＞ABC-DD-A-01、(5,6)",
+}
+
+
+@dataclass(frozen=True)
+class NavalOrder:
+    """One order. `target` is the target unit (attack, intercept) or a base to move to (an island code
+    or a carrier's id); `to_hex` is a sea hex to move to. `island` is the issuing island when known
+    (ORDERS.txt prefix, or the poster's island set by the periods machinery); `post` its post number."""
+
+    kind: OrderKind
+    unit: str
+    target: str | None = None
+    to_hex: tuple[int, int] | None = None
+    raw: str = ""
+    island: str | None = None
+    post: int | None = None
+
+    @property
+    def canonical(self) -> str:
+        """The order as the page writes it: `＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05`."""
+        if self.to_hex is not None:
+            dest = f"({self.to_hex[0]},{self.to_hex[1]})"
+        else:
+            dest = self.target or ""
+        return f"＜{CANONICAL_KEYWORD[self.kind]}＞{self.unit}、{dest}"
+
+
+@dataclass(frozen=True)
+class NavalOrderError:
+    """A line that starts like an order but cannot be read; `reason` is shown to the player."""
+
+    raw: str
+    reason: str
+    island: str | None = None
+    line: int | None = None  # 1-based line of a file or post body, when known
+    post: int | None = None
+
+
+ParsedOrder = NavalOrder | NavalOrderError
+
+
+class RandomsFileError(ValueError):
+    """RANDOMS.txt could not be read; the message is Japanese and names the line."""
+
+
+def normalize(text: str) -> str:
+    """NFKC: full-width letters, digits, brackets and commas become their ASCII forms."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def _operand_text(text: str) -> str:
+    return text.translate(_DASHES).upper()
+
+
+def _bad_unit(token: str) -> str:
+    return f"ユニット名「{token}」の形式が違います（島-種別-部隊-番号、例：ABC-DD-A-01）"
+
+
+def parse_order(line: str) -> ParsedOrder | None:
+    """One line: an order, a rejection with a Japanese reason, or None for an ordinary chat line."""
+    raw = line.rstrip("\r\n")
+    match = _ORDER_START.match(normalize(raw))
+    if match is None:
+        return None
+    kind = KEYWORDS[match[1]]
+    rest = _operand_text(match[2])
+    if kind == "move":
+        return _parse_move(raw, rest)
+    return _parse_pair(raw, kind, rest)
+
+
+def _parse_pair(raw: str, kind: OrderKind, rest: str) -> ParsedOrder:
+    keyword = CANONICAL_KEYWORD[kind]
+    usage = f"（例：{EXAMPLE[kind]}）"
+    two = _TWO_OPERANDS.match(rest)
+    if two is None:
+        what = (
+            "攻撃命令を与えるユニットと攻撃目標ユニット"
+            if kind == "attack"
+            else "迎撃する戦闘機と迎撃対象の戦闘機"
+        )
+        if not rest:
+            return NavalOrderError(raw, f"＜{keyword}＞の後に{what}がありません{usage}")
+        return NavalOrderError(raw, f"{what}を「、」で区切って2つ書いてください{usage}")
+    unit, target, trailing = two[1], two[2], two[3]
+    for token in (unit, target):
+        if not _UNIT_FULL.fullmatch(token):
+            return NavalOrderError(raw, _bad_unit(token))
+    problem = _trailing_problem(trailing)
+    if problem:
+        return NavalOrderError(raw, problem)
+    if unit == target:
+        return NavalOrderError(raw, f"同じユニット{unit}が2回指定されています{usage}")
+    return NavalOrder(kind, unit, target=target, raw=raw)
+
+
+def _parse_move(raw: str, rest: str) -> ParsedOrder:
+    usage = f"（例：{EXAMPLE['move']}、退避は＜移動＞ABC-F-A-03、ABC）"
+    one = _ONE_OPERAND.match(rest)
+    if one is None or not rest:
+        return NavalOrderError(raw, f"＜移動＞の後に移動するユニットと移動先がありません{usage}")
+    unit, dest = one[1], (one[2] or "").strip()
+    if not _UNIT_FULL.fullmatch(unit):
+        return NavalOrderError(raw, _bad_unit(unit))
+    if not dest:
+        return NavalOrderError(raw, f"移動先がありません{usage}")
+    hex_match = _HEX_DEST.match(dest)
+    if hex_match is not None:
+        problem = _trailing_problem(hex_match[3])
+        if problem:
+            return NavalOrderError(raw, problem)
+        return NavalOrder("move", unit, to_hex=(int(hex_match[1]), int(hex_match[2])), raw=raw)
+    token_match = regex.match(rf"^({_TOKEN})(.*)$", dest)
+    token, trailing = (token_match[1], token_match[2]) if token_match else (dest, "")
+    if not (_UNIT_FULL.fullmatch(token) or _ISLAND_FULL.fullmatch(token)):
+        return NavalOrderError(
+            raw, f"移動先「{token}」が読めません（座標(x,y)・島名・空母のユニット名のいずれか）"
+        )
+    problem = _trailing_problem(trailing)
+    if problem:
+        return NavalOrderError(raw, problem)
+    if token == unit:
+        return NavalOrderError(raw, f"移動先に移動するユニット自身が指定されています{usage}")
+    return NavalOrder("move", unit, target=token, raw=raw)
+
+
+def _trailing_problem(trailing: str) -> str | None:
+    """Text after the operands: a third operand is an error, a remark after a space is allowed."""
+    if not trailing.strip():
+        return None
+    if regex.match(r"^\s*[、,]", trailing) or _ID_ANYWHERE.search(trailing):
+        return "1行に書ける命令は1つ、指定できるユニットは2つまでです"
+    if not trailing[0].isspace():
+        return f"ユニット名の後ろに余計な文字「{trailing.strip()}」があります"
+    return None
+
+
+def find_naval_orders(body: str) -> list[ParsedOrder]:
+    """Every order of a post body in reading order (quoted lines are not orders), `line` 1-based."""
+    found: list[ParsedOrder] = []
+    for number, text in enumerate(body.split("\n"), start=1):
+        parsed = parse_order(text)
+        if isinstance(parsed, NavalOrder):
+            found.append(parsed)
+        elif isinstance(parsed, NavalOrderError):
+            found.append(NavalOrderError(parsed.raw, parsed.reason, line=number))
+    return found
+
+
+def parse_orders_file(text: str) -> list[ParsedOrder]:
+    """ORDERS.txt: one order per line in posting order, `ISLAND:order` or `N.ISLAND:order`.
+
+    Blank lines and `#` comments are skipped; every other line is an order or a rejection, so each
+    line gets a result. Without an `ISLAND:` prefix the island is the acting unit's own."""
+    parsed: list[ParsedOrder] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = normalize(raw).strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _FILE_LINE.match(stripped)
+        island = match[2].upper() if match and match[2] else None
+        body = match[3] if match else stripped
+        order = parse_order(body)
+        if order is None:
+            parsed.append(
+                NavalOrderError(
+                    raw,
+                    "命令として読めません（＜攻撃＞＜インターセプト＞＜移動＞のいずれか）",
+                    island,
+                    number,
+                )
+            )
+        elif isinstance(order, NavalOrderError):
+            parsed.append(NavalOrderError(raw, order.reason, island, number))
+        else:
+            parsed.append(NavalOrder(order.kind, order.unit, order.target, order.to_hex, raw, island))
+    return parsed
+
+
+def parse_randoms_file(text: str) -> dict[str, list[int]]:
+    """RANDOMS.txt: `ISLAND: v1 v2 ...` per island (values 1–100, A first). Raises RandomsFileError."""
+    randoms: dict[str, list[int]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = normalize(raw).strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _RANDOMS_LINE.match(stripped)
+        if match is None:
+            raise RandomsFileError(
+                f"乱数ファイル{number}行目「{raw.strip()}」が読めません（書式は ABC: 50 12 88 ...）"
+            )
+        island = (match[1] or match[2]).upper()
+        if island in randoms:
+            raise RandomsFileError(f"乱数ファイル{number}行目：島{island}の乱数が2回書かれています")
+        values: list[int] = []
+        for item in filter(None, regex.split(r"[\s,、]+", match[3])):
+            if not item.isdigit() or not 1 <= int(item) <= 100:
+                raise RandomsFileError(f"乱数ファイル{number}行目：「{item}」は1～100の整数ではありません")
+            values.append(int(item))
+        if not values:
+            raise RandomsFileError(f"乱数ファイル{number}行目：島{island}の乱数がありません")
+        randoms[island] = values
+    return randoms

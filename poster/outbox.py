@@ -1,0 +1,111 @@
+"""Exactly-once sending from the outbox.
+
+A post to send is stored (`pending`) in the same transaction that decided it. Before the request
+leaves, the row becomes `sending` (committed), with the thread's last post number. It becomes `sent`
+only when the board confirms. A row found `sending` later — the bot crashed, or the board never
+answered — is not simply sent again: the thread is read first, and if a post of the bot's with that
+text appeared after the recorded number, the row is marked sent instead. Rows go out in order; the
+first one that cannot go (samba, 連投, a closed thread) holds the ones after it.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from poster.writer import BoardWriter, WriteOutcome
+from scraper.refs import ThreadRef
+from store.db import OutboxRecord, PostRecord, Store
+
+log = logging.getLogger(__name__)
+
+
+def comparable(text: str) -> str:
+    """Text as a board gives it back: entities resolved, line ends and trailing spaces dropped."""
+    lines = html.unescape(text).replace("\r\n", "\n").replace("\r", "\n").strip().split("\n")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+@dataclass(frozen=True)
+class SendResult:
+    sent: int = 0
+    closed: str | None = None  # the board said the thread is closed (stopped, full, moved, gone)
+    waiting: str | None = None  # why the next row is held back
+
+
+class OutboxSender:
+    def __init__(
+        self,
+        store: Store,
+        writer: BoardWriter,
+        clock: Callable[[], datetime],
+        is_own: Callable[[PostRecord], bool],
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.clock = clock
+        self.is_own = is_own
+
+    def reconcile(self, thread_id: str) -> None:
+        """Settle rows left `sending`: found in the thread → sent; not found → pending again."""
+        for row in self.store.outbox(thread_id, ["sending"]):
+            landed = self._find_landed(thread_id, row)
+            if landed is not None:
+                with self.store.transaction():
+                    self.store.mark_own(thread_id, landed.number)
+                self.store.mark_sent(row.id, self.clock(), landed.number)
+                log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, row.id, landed.number)
+            else:
+                self.store.mark_unsent(row.id, "not found in the thread after an unconfirmed send")
+                log.warning("%s: outbox %s did not land; it will be sent again", thread_id, row.id)
+
+    def _find_landed(self, thread_id: str, row: OutboxRecord) -> PostRecord | None:
+        wanted = comparable(row.body)
+        for post in self.store.posts_after(thread_id, row.after_number):
+            if self.is_own(post) and comparable(post.body) == wanted:
+                return post
+        return None
+
+    def send(
+        self, ref: ThreadRef, thread_id: str, last_number: int, others_after: Callable[[int], bool]
+    ) -> SendResult:
+        """Send what is due, in order. `others_after(n)` says whether someone else wrote after post n."""
+        sent = 0
+        for row in self.store.outbox(thread_id, ["pending"]):
+            now = self.clock()
+            if row.not_before and datetime.fromisoformat(row.not_before) > now:
+                return SendResult(sent, waiting=f"the board asked to wait until {row.not_before}")
+            if row.wait_after and not others_after(row.wait_after):
+                return SendResult(sent, waiting="連続投稿: waiting for someone else to write")
+            self.store.mark_sending(row.id, last_number)
+            outcome = self.writer.reply(ref, row.body)
+            result = self._settle(row, outcome, last_number)
+            if result is not None:
+                return SendResult(sent, closed=result.closed, waiting=result.waiting)
+            sent += outcome.posted
+        return SendResult(sent)
+
+    def _settle(self, row: OutboxRecord, outcome: WriteOutcome, last_number: int) -> SendResult | None:
+        """Record an outcome; a SendResult means: stop sending for now."""
+        now = self.clock()
+        if outcome.kind == "posted":
+            self.store.mark_sent(row.id, now)
+            return None
+        log.warning("%s: outbox %s: %s (%s)", row.thread_id, row.id, outcome.kind, outcome.message)
+        if outcome.kind == "rejected":
+            self.store.drop(row.id, outcome.message)
+            return None
+        if outcome.kind == "uncertain":
+            return SendResult(waiting=f"unconfirmed: {outcome.message}")  # stays `sending`: read first
+        if outcome.kind == "retry":
+            wait = timedelta(seconds=outcome.retry_after or 60)
+            self.store.mark_unsent(row.id, outcome.message, not_before=now + wait)
+            return SendResult(waiting=outcome.message)
+        if outcome.kind == "wait_for_others":
+            self.store.mark_unsent(row.id, outcome.message, wait_after=last_number)
+            return SendResult(waiting=outcome.message)
+        self.store.mark_unsent(row.id, outcome.message)
+        return SendResult(closed=outcome.message)

@@ -1,0 +1,182 @@
+"""Writing to boards: 2ch `bbs.cgi` (with the cookie confirmation) and したらば `write.cgi`.
+
+Every answer of a board is read into one `WriteOutcome` (the protocol doc's decision table):
+- posted: 書きこみました, `2ch_X:true`, or a redirect;
+- the 書き込み確認 page (`2ch_X:cookie`): re-sent once with its hidden fields and the cookies it set;
+- retry: samba (`593 N sec たたないと`), 503 (`N秒ぐらい`), したらば's `あと N 秒`, a read-only board,
+  a 5xx or a connection that never reached the board — wait, then send again;
+- wait_for_others: 連続投稿 (501): the bot wrote too many of the last posts; only others can unblock it;
+- closed: stopped (200), full (201, スレッドストップ), moved (202), gone (902), too big (206);
+- uncertain: the request left but no answer came (a read timeout), or 二重かきこ: the post may have
+  landed — the caller must read the thread before sending again;
+- rejected: anything else the board refused; sending the same text again would fail the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import regex
+import requests
+from bs4 import BeautifulSoup
+from urllib3.exceptions import NewConnectionError
+
+from scraper.refs import Dialect, ThreadRef
+
+log = logging.getLogger(__name__)
+
+TIMEOUT = (5, 30)
+CONFIRM_SUBMIT = "上記全てを承諾して書き込む"
+_SECONDS = regex.compile(r"(\d+)\s*sec\s*たたないと|(\d+)\s*秒ぐらい|あと\s*(\d+)\s*秒")
+_CLOSED = regex.compile(
+    r"停止されてます|を超えてます|移転されたよう|存在しないか、削除|サイズが限界|スレッドストップ"
+)
+_KEY_IN_URL = regex.compile(r"/read\.cgi/(?:[^/\"']+/)+?(\d{9,12})/")
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    kind: str  # posted | retry | wait_for_others | closed | uncertain | rejected
+    message: str = ""
+    retry_after: float | None = None
+    key: str | None = None  # a new thread's key, when the answer names it
+
+    @property
+    def posted(self) -> bool:
+        return self.kind == "posted"
+
+
+class BoardWriter:
+    """Posts as one identity (name, possibly with `#tripkey`, and mail) through one HTTP session."""
+
+    def __init__(self, session: requests.Session, name: str, mail: str = "") -> None:
+        self.session = session
+        self.name = name
+        self.mail = mail
+
+    def reply(self, ref: ThreadRef, body: str) -> WriteOutcome:
+        if ref.dialect is Dialect.SHITARABA:
+            category, number = ref.board.split("/", 1)
+            fields = {"DIR": category, "BBS": number, "KEY": ref.key, "TIME": str(int(time.time()))}
+            fields |= {"NAME": self.name, "MAIL": self.mail, "MESSAGE": body, "submit": "書き込む"}
+            return self._send_jbbs(ref.write_url, ref.read_url, fields)
+        fields = {"bbs": ref.board, "key": ref.key, "time": str(int(time.time()))}
+        fields |= {"FROM": self.name, "mail": self.mail, "MESSAGE": body, "submit": "書き込む"}
+        return self._send_2ch(ref, fields)
+
+    def new_thread(self, ref: ThreadRef, title: str, body: str) -> WriteOutcome:
+        """Open a thread on `ref`'s board; `WriteOutcome.key` is the new thread's key when known."""
+        if ref.dialect is Dialect.SHITARABA:
+            category, number = ref.board.split("/", 1)
+            fields = {"DIR": category, "BBS": number, "TIME": str(int(time.time())), "SUBJECT": title}
+            fields |= {"NAME": self.name, "MAIL": self.mail, "MESSAGE": body, "submit": "新規書き込み"}
+            return self._send_jbbs(ref.new_thread_url, ref.board_url, fields)
+        fields = {"bbs": ref.board, "time": str(int(time.time())), "subject": title}
+        fields |= {"FROM": self.name, "mail": self.mail, "MESSAGE": body, "submit": "新規スレッド作成"}
+        return self._send_2ch(ref, fields)
+
+    # -- 2ch ------------------------------------------------------------------------------------
+
+    def _send_2ch(self, ref: ThreadRef, fields: dict[str, str]) -> WriteOutcome:
+        outcome, page = self._post(ref.write_url, ref.read_url, fields, "cp932")
+        if outcome is not None:
+            return outcome
+        if "2ch_X:cookie" in page or "書き込み確認" in _title(page):
+            hidden = _hidden_fields(page) or fields
+            hidden["submit"] = CONFIRM_SUBMIT
+            log.info("%s: confirming the cookie page", ref.read_url)
+            outcome, page = self._post(ref.write_url, ref.read_url, hidden, "cp932")
+            if outcome is not None:
+                return outcome
+            if "2ch_X:cookie" in page:
+                return WriteOutcome("rejected", "the board asked for cookie confirmation twice")
+        return classify(page)
+
+    # -- したらば --------------------------------------------------------------------------------
+
+    def _send_jbbs(self, url: str, referer: str, fields: dict[str, str]) -> WriteOutcome:
+        outcome, page = self._post(url, referer, fields, "euc_jp")
+        return outcome if outcome is not None else classify(page)
+
+    # -- HTTP -----------------------------------------------------------------------------------
+
+    def _post(
+        self, url: str, referer: str, fields: dict[str, str], encoding: str
+    ) -> tuple[WriteOutcome | None, str]:
+        body = "&".join(
+            f"{quote(key)}={quote(value.encode(encoding, errors='xmlcharrefreplace'))}"
+            for key, value in fields.items()
+        )
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Referer": referer}
+        try:
+            response = self.session.post(
+                url, data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False
+            )
+        except requests.RequestException as error:
+            if _never_sent(error):
+                return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30), ""
+            # the form may have reached the board: only reading the thread can tell
+            return WriteOutcome("uncertain", f"no answer from the board: {error}"), ""
+        if response.is_redirect and response.headers.get("Location"):
+            key = _KEY_IN_URL.search(response.headers["Location"])
+            return WriteOutcome("posted", "redirect", key=key[1] if key else None), ""
+        if response.status_code >= 500:
+            return WriteOutcome(
+                "retry", f"the board answered HTTP {response.status_code}", retry_after=60
+            ), ""
+        return None, response.content.decode(encoding, errors="replace")
+
+
+def classify(page: str) -> WriteOutcome:
+    """A board's answer page as an outcome (both dialects; the texts do not overlap)."""
+    title = _title(page)
+    if "書きこみました" in title or "2ch_X:true" in page:
+        key = _KEY_IN_URL.search(page)
+        return WriteOutcome("posted", title, key=key[1] if key else None)
+    message = _error_text(page)
+    if seconds := _SECONDS.search(message):
+        wait = int(next(group for group in seconds.groups() if group))
+        return WriteOutcome("retry", message, retry_after=wait + 1)
+    if "連続投稿" in message:
+        return WriteOutcome("wait_for_others", message)
+    if "二重かきこ" in message or "多重書き込み" in message:
+        return WriteOutcome("uncertain", message)
+    if _CLOSED.search(message):
+        return WriteOutcome("closed", message)
+    if "読取専用" in message:
+        return WriteOutcome("retry", message, retry_after=300)
+    return WriteOutcome("rejected", message or title or "the board gave an answer threadgm does not know")
+
+
+def _never_sent(error: requests.RequestException) -> bool:
+    """True when the connection was never made, so the board cannot have seen the form."""
+    if isinstance(error, requests.ConnectTimeout):
+        return True
+    reason = getattr(error.args[0], "reason", None) if error.args else None
+    return isinstance(error, requests.ConnectionError) and isinstance(reason, NewConnectionError)
+
+
+def _title(page: str) -> str:
+    match = regex.search(r"<title>(.*?)</title>", page, regex.IGNORECASE | regex.DOTALL)
+    return match[1].strip() if match else ""
+
+
+def _error_text(page: str) -> str:
+    """The board's own words: ex0ch puts them after `2ch_X:error`, したらば in the body."""
+    soup = BeautifulSoup(page, "html.parser")
+    for tag in soup(["title", "head", "script", "style"]):
+        tag.decompose()
+    text = " ".join(soup.get_text(" ").split())
+    return text[:500]
+
+
+def _hidden_fields(page: str) -> dict[str, str]:
+    soup = BeautifulSoup(page, "html.parser")
+    return {
+        str(field["name"]): str(field.get("value", ""))
+        for field in soup.find_all("input")
+        if str(field.get("type", "")).lower() == "hidden" and field.get("name")
+    }

@@ -1,0 +1,1 @@
+"""Reading threads from boards: addresses (`ThreadRef`), dialects, incremental fetch, `Post`."""

@@ -1,0 +1,218 @@
+"""Incremental reading of a thread: as cheap for the board as a reader can be, and never wrong.
+
+2ch dat (the protocol doc §1.6, as JDim does it):
+- the first read takes the whole dat; later reads ask `Range: bytes=(size-1)-` with
+  `If-Modified-Since` — 304 (or Apache's 206 with the single `\\n`) means nothing new;
+- a 206 must start with the `\\n` that ended the last line held, else the held copy no longer matches
+  the board (a post was deleted) and the whole dat is read again;
+- 416 with a size below ours means the dat shrank (a deletion): read it all again; otherwise nothing
+  new; 200 instead of 206 means the board ignored Range: the body is the whole dat;
+- 302/404/410: the thread fell out of the board (dat落ち) or was removed;
+- only complete lines are taken: a partial last line (a dat being written, or a cut connection) is
+  read again next time.
+If-Modified-Since is sent only with a Last-Modified at least a second older than the answer's Date:
+the board's clock has one-second steps, and a post in the same second would otherwise be missed.
+
+したらば rawmode: `N-` from the next number; deleted posts are gaps. HTML read.cgi: `N-` too, posts
+at or below the last number are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from email.utils import parsedate_to_datetime
+
+import requests
+
+from scraper.dat import parse_dat
+from scraper.html import parse_read_cgi
+from scraper.post import Post
+from scraper.rawmode import parse_rawmode
+from scraper.refs import Dialect, ThreadRef
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = "Monazilla/1.00 (threadgm/0.1)"
+TIMEOUT = (5, 20)  # connect, read (seconds)
+
+
+class FetchError(RuntimeError):
+    """The board could not be read this time (network, 5xx, an answer that makes no sense)."""
+
+
+@dataclass(frozen=True)
+class FetchState:
+    size: int = 0  # bytes of complete dat lines held (2ch)
+    last_modified: str | None = None  # validator for If-Modified-Since, when trustworthy
+    last_number: int = 0  # highest post number read
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    posts: list[Post]  # posts read this time, in order (after a full read: all of them)
+    state: FetchState
+    outcome: str  # "new" | "unchanged" | "full" | "gone"
+    transferred: int  # body bytes received
+    since: int = 0  # the last number held before this read
+    note: str = ""  # why a full read happened, or what the board said
+
+    @property
+    def new_posts(self) -> list[Post]:
+        return [post for post in self.posts if post.number > self.since]
+
+
+def make_session(user_agent: str = USER_AGENT) -> requests.Session:
+    session = requests.Session()
+    session.headers["User-Agent"] = user_agent
+    return session
+
+
+def fetch(session: requests.Session, ref: ThreadRef, state: FetchState, *, html: bool = False) -> FetchResult:
+    """Read what is new in a thread since `state`."""
+    try:
+        if html:
+            result = _fetch_html(session, ref, state)
+        elif ref.dialect is Dialect.SHITARABA:
+            result = _fetch_rawmode(session, ref, state)
+        else:
+            result = _fetch_dat(session, ref, state)
+        return replace(result, since=state.last_number)
+    except requests.RequestException as error:
+        raise FetchError(f"{ref.read_url}: {type(error).__name__}: {error}") from error
+
+
+def _get(session: requests.Session, url: str, headers: dict[str, str] | None = None) -> requests.Response:
+    response = session.get(url, headers=headers or {}, timeout=TIMEOUT, allow_redirects=False)
+    if response.status_code >= 500:
+        raise FetchError(f"{url}: the board answered {response.status_code}")
+    return response
+
+
+def _trusted_validator(response: requests.Response) -> str | None:
+    modified, date = response.headers.get("Last-Modified"), response.headers.get("Date")
+    if not modified or not date:
+        return None
+    try:
+        return (
+            modified
+            if (parsedate_to_datetime(date) - parsedate_to_datetime(modified)).total_seconds() >= 1
+            else None
+        )
+    except (TypeError, ValueError):
+        return None
+
+
+def _complete_lines(data: bytes) -> bytes:
+    end = data.rfind(b"\n")
+    return data[: end + 1] if end >= 0 else b""
+
+
+def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
+    if state.size <= 0:
+        return _full_dat(session, ref, state, note="first read")
+    headers = {"Range": f"bytes={state.size - 1}-"}
+    if state.last_modified:
+        headers["If-Modified-Since"] = state.last_modified
+    response = _get(session, ref.dat_url, headers)
+    status = response.status_code
+    if status == 304:
+        return FetchResult([], state, "unchanged", 0)
+    if status in (301, 302, 303, 307, 308, 404, 410):
+        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {status}")
+    if status == 416:
+        total = _range_total(response.headers.get("Content-Range", ""))
+        if total is None or total < state.size:
+            return _full_dat(session, ref, state, note=f"416, dat is now {total} bytes (held {state.size})")
+        return FetchResult([], state, "unchanged", len(response.content))
+    if status == 200:
+        return _dat_result(response, ref, state, response.content, full=True, note="board ignored Range")
+    if status != 206:
+        raise FetchError(f"{ref.dat_url}: unexpected HTTP {status}")
+    data = response.content
+    if not data.startswith(b"\n"):
+        return _full_dat(session, ref, state, note="held copy no longer matches (deleted post?)")
+    fresh = _complete_lines(data[1:])
+    if len(fresh) < len(data) - 1:
+        log.info(
+            "%s: the dat ends in the middle of a line (%d bytes held back); they are read again next time",
+            ref.read_url,
+            len(data) - 1 - len(fresh),
+        )
+    if not fresh:
+        return FetchResult([], _validator(state, response), "unchanged", len(data))
+    posts = parse_dat(fresh.decode(ref.encoding, errors="replace"), state.last_number + 1)
+    new_state = replace(
+        _validator(state, response), size=state.size + len(fresh), last_number=posts[-1].number
+    )
+    return FetchResult(posts, new_state, "new", len(data))
+
+
+def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note: str) -> FetchResult:
+    response = _get(session, ref.dat_url)
+    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
+        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
+    if response.status_code != 200:
+        raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
+    return _dat_result(response, ref, state, response.content, full=True, note=note)
+
+
+def _dat_result(
+    response: requests.Response, ref: ThreadRef, state: FetchState, data: bytes, *, full: bool, note: str
+) -> FetchResult:
+    whole = _complete_lines(data)
+    posts = parse_dat(whole.decode(ref.encoding, errors="replace"))
+    last = posts[-1].number if posts else 0
+    new_state = FetchState(size=len(whole), last_modified=_trusted_validator(response), last_number=last)
+    outcome = "full" if state.size else "new"
+    if note:
+        log.info("%s: full read (%s)", ref.read_url, note)
+    return FetchResult(
+        posts, new_state, outcome if posts or state.size else "unchanged", len(data), note=note
+    )
+
+
+def _validator(state: FetchState, response: requests.Response) -> FetchState:
+    return replace(state, last_modified=_trusted_validator(response) or state.last_modified)
+
+
+def _range_total(content_range: str) -> int | None:
+    total = content_range.rpartition("/")[2].strip()
+    return int(total) if total.isdigit() else None
+
+
+def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
+    response = _get(session, ref.rawmode_url(state.last_number + 1))
+    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
+        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
+    if response.status_code != 200:
+        raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
+    text = _complete_lines(response.content).decode(ref.encoding, errors="replace")
+    posts = [post for post in parse_rawmode(text) if post.number > state.last_number]
+    if not posts:
+        return FetchResult([], state, "unchanged", len(response.content))
+    return FetchResult(posts, replace(state, last_number=posts[-1].number), "new", len(response.content))
+
+
+def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
+    url = ref.read_url + (f"{state.last_number + 1}-" if state.last_number else "")
+    response = _get(session, url)
+    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
+        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
+    if response.status_code != 200:
+        raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
+    page = response.content.decode(_page_encoding(response, ref), errors="replace")
+    posts = [post for post in parse_read_cgi(page) if post.number > state.last_number]
+    if not posts:
+        return FetchResult([], state, "unchanged", len(response.content))
+    return FetchResult(posts, replace(state, last_number=posts[-1].number), "new", len(response.content))
+
+
+def _page_encoding(response: requests.Response, ref: ThreadRef) -> str:
+    """Shift_JIS pages are CP932 in practice (①, ㈱, ～ and friends), EUC-JP pages may hold NEC codes."""
+    declared = (response.encoding or "").lower().replace("-", "_")
+    if declared in ("shift_jis", "sjis", "x_sjis", "windows_31j", "cp932", "ms932"):
+        return "cp932"
+    if declared in ("euc_jp", "x_euc_jp", "eucjp"):
+        return "euc_jp"
+    return ref.encoding

@@ -1,0 +1,58 @@
+"""A board's limits as a client needs them: SETTING.TXT (2ch) or setting.cgi (したらば).
+
+Read once per thread: the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000) and the post
+size limits the bot must split its answers under. A board that hides its settings gets the common
+defaults (ex0ch's), never an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import requests
+
+from scraper.refs import ThreadRef
+
+
+@dataclass(frozen=True)
+class BoardLimits:
+    res_max: int = 1000
+    lines: int = 24  # a post may hold 2 × BBS_LINE_NUMBER lines on ex0ch
+    chars: int = 2048
+    columns: int = 256
+    noname: str = ""
+
+
+def parse_settings(text: str) -> dict[str, str]:
+    values = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip():
+            values[key.strip()] = value.strip()
+    return values
+
+
+def limits_from(values: dict[str, str]) -> BoardLimits:
+    def number(key: str) -> int:
+        raw = values.get(key, "")
+        return int(raw) if raw.isdigit() else 0
+
+    defaults = BoardLimits()
+    line_number = number("BBS_LINE_NUMBER")
+    return BoardLimits(
+        res_max=number("BBS_THREAD_STOP") or number("BBS_RES_MAX") or defaults.res_max,
+        lines=2 * line_number if line_number else defaults.lines,
+        chars=number("BBS_MESSAGE_COUNT") or defaults.chars,
+        columns=number("BBS_COLUMN_NUMBER") or defaults.columns,
+        noname=values.get("BBS_NONAME_NAME", ""),
+    )
+
+
+def fetch_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits:
+    try:
+        response = session.get(ref.setting_url, timeout=(5, 15), allow_redirects=True)
+    except requests.RequestException:
+        return BoardLimits()
+    if response.status_code != 200:
+        return BoardLimits()
+    return limits_from(parse_settings(response.content.decode(ref.encoding, errors="replace")))

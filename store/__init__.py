@@ -1,0 +1,1 @@
+"""The SQLite store (through sqlite-utils): the schema and every read and write of it."""

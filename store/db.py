@@ -1,0 +1,522 @@
+"""Every read and write of threadgm's SQLite database (through sqlite-utils, in WAL mode).
+
+What the bot has seen (threads with their fetch state, posts as they came), what it owes (the
+outbox), and the secrets it keeps (a game's seed, each period's commitment). Writes that belong
+together happen in one `transaction()`: answering a post and queueing the answer are one step, so a
+crash can neither lose an answer nor make a second one.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from datetime import datetime
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from store.schema import migrate
+
+
+@dataclass(frozen=True)
+class PostRecord:
+    thread_id: str
+    number: int
+    name: str = ""
+    trip: str | None = None
+    mail: str = ""
+    date: datetime | None = None
+    poster_id: str = ""
+    body: str = ""
+    raw: str = ""
+    title: str = ""
+    deleted: bool = False
+    system: bool = False
+    own: bool = False
+    handled: bool = False
+
+
+@dataclass(frozen=True)
+class ThreadRecord:
+    id: str
+    url: str
+    dialect: str
+    game_id: str
+    size: int
+    last_modified: str | None
+    last_number: int
+    status: str
+    status_note: str
+    res_max: int
+    checked_at: str | None
+    active_at: str | None
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    id: str
+    thread_id: str
+    seq: int
+    kind: str
+    body: str
+    state: str
+    attempts: int
+    not_before: str | None
+    wait_after: int
+    after_number: int
+    sent_number: int | None
+    last_error: str | None
+    created_at: str
+    sent_at: str | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    ruleset: str
+    secret: bytes
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class OrderRecord:
+    game_id: str
+    thread_id: str
+    post: int
+    line: int
+    author: str
+    player: str
+    period: int
+    text: str
+    canonical: str
+    order_key: str
+    status: str
+    reason: str = ""
+    written_at: str | None = None
+    receipt: str | None = None
+
+
+@dataclass(frozen=True)
+class ResolutionRecord:
+    game_id: str
+    period: int
+    state: str
+    outbox_id: str
+    resolved_at: str
+    orders: int
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    id: int
+    game_id: str
+    kind: str
+    args: str
+    period: int | None
+    post: int | None
+    thread_id: str | None
+    author: str | None
+    at: str
+
+
+@dataclass(frozen=True)
+class PeriodRecord:
+    game_id: str
+    period: str
+    commitment: str
+    committed_in: str | None
+    revealed_in: str | None
+
+
+def _record(cls: type, row: dict) -> object:
+    names = {f.name for f in fields(cls)}
+    return cls(**{key: value for key, value in row.items() if key in names})
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self.db = Database(conn)
+        if self.path != ":memory:":
+            self.db.enable_wal()
+        self._lock = threading.RLock()
+        self._depth = 0
+        migrate(self.db)
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction; a transaction opened inside another joins it (commits with the outer one)."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._depth = 1
+            try:
+                # BEGIN now, so sqlite-utils' own atomic blocks inside become savepoints instead of
+                # committing on their own
+                with self.db.atomic():
+                    yield
+            finally:
+                self._depth = 0
+
+    # -- threads ---------------------------------------------------------------------------------
+
+    def ensure_thread(self, thread_id: str, url: str, dialect: str, game_id: str) -> ThreadRecord:
+        with self.transaction():
+            table = self.db["threads"]
+            if not list(table.rows_where("id = ?", [thread_id])):
+                table.insert({"id": thread_id, "url": url, "dialect": dialect, "game_id": game_id})
+        return self.thread(thread_id)
+
+    def thread(self, thread_id: str) -> ThreadRecord:
+        with self._lock:
+            return _record(ThreadRecord, self.db["threads"].get(thread_id))  # type: ignore[return-value]
+
+    def threads_of_game(self, game_id: str) -> list[ThreadRecord]:
+        with self._lock:
+            rows = self.db["threads"].rows_where("game_id = ?", [game_id], order_by="rowid")
+            return [_record(ThreadRecord, row) for row in rows]  # type: ignore[misc]
+
+    def set_thread_status(self, thread_id: str, status: str, note: str = "") -> None:
+        with self.transaction():
+            self.db["threads"].update(thread_id, {"status": status, "status_note": note})
+
+    def set_res_max(self, thread_id: str, res_max: int) -> None:
+        with self.transaction():
+            self.db["threads"].update(thread_id, {"res_max": res_max})
+
+    def record_fetch(
+        self,
+        thread_id: str,
+        *,
+        size: int,
+        last_modified: str | None,
+        last_number: int,
+        posts: Iterable[PostRecord],
+        now: datetime,
+        is_own: Callable[[PostRecord], bool] = lambda record: False,
+    ) -> list[PostRecord]:
+        """Store what a read brought; returns the posts that were new to the store.
+
+        A post read again (a full read after a deletion) updates its content and deleted flag but
+        keeps `handled` and `own`: a deletion never makes the bot answer a post twice.
+        """
+        fresh: list[PostRecord] = []
+        stamp = now.isoformat()
+        with self.transaction():
+            table = self.db["posts"]
+            known = {
+                number: {"own": own, "handled": handled}
+                for number, own, handled in self.db.execute(
+                    "select number, own, handled from posts where thread_id = ?", [thread_id]
+                ).fetchall()
+            }
+            someone_else = False
+            for record in posts:
+                row = _post_row(record, stamp)
+                if record.number in known:
+                    previous = known[record.number]
+                    row.update(own=previous["own"], handled=previous["handled"])
+                    table.update((thread_id, record.number), row)
+                    continue
+                own = bool(record.own or is_own(record))
+                row.update(own=int(own), handled=int(own or record.deleted or record.system))
+                table.insert(row)
+                fresh.append(PostRecord(**{**record.__dict__, "own": own, "handled": bool(row["handled"])}))
+                someone_else = someone_else or not own
+            update = {
+                "size": size,
+                "last_modified": last_modified,
+                "last_number": last_number,
+                "checked_at": stamp,
+            }
+            if someone_else:
+                update["active_at"] = stamp
+            self.db["threads"].update(thread_id, update)
+        return fresh
+
+    # -- posts -----------------------------------------------------------------------------------
+
+    def unhandled_posts(self, thread_id: str) -> list[PostRecord]:
+        with self._lock:
+            rows = self.db["posts"].rows_where(
+                "thread_id = ? and handled = 0", [thread_id], order_by="number"
+            )
+            return [_post_record(row) for row in rows]
+
+    def posts_after(self, thread_id: str, number: int) -> list[PostRecord]:
+        with self._lock:
+            rows = self.db["posts"].rows_where(
+                "thread_id = ? and number > ?", [thread_id, number], order_by="number"
+            )
+            return [_post_record(row) for row in rows]
+
+    def post(self, thread_id: str, number: int) -> PostRecord | None:
+        with self._lock:
+            rows = list(self.db["posts"].rows_where("thread_id = ? and number = ?", [thread_id, number]))
+            return _post_record(rows[0]) if rows else None
+
+    def mark_handled(self, thread_id: str, numbers: Iterable[int]) -> None:
+        """Inside the caller's transaction, with the answer's outbox row."""
+        for number in numbers:
+            self.db["posts"].update((thread_id, number), {"handled": 1})
+
+    def mark_own(self, thread_id: str, number: int) -> None:
+        self.db["posts"].update((thread_id, number), {"own": 1, "handled": 1})
+
+    # -- outbox ----------------------------------------------------------------------------------
+
+    def queue(self, outbox_id: str, thread_id: str, kind: str, body: str, now: datetime) -> bool:
+        """Add a post to send, once: the same id queued again is ignored. Returns whether it was new."""
+        table = self.db["outbox"]
+        if list(table.rows_where("id = ?", [outbox_id])):
+            return False
+        seq = self.db.execute(
+            "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [thread_id]
+        ).fetchone()[0]
+        table.insert(
+            {
+                "id": outbox_id,
+                "thread_id": thread_id,
+                "seq": seq,
+                "kind": kind,
+                "body": body,
+                "created_at": now.isoformat(),
+            }
+        )
+        return True
+
+    def outbox(self, thread_id: str, states: Iterable[str] = ("pending", "sending")) -> list[OutboxRecord]:
+        wanted = list(states)
+        with self._lock:
+            marks = ", ".join("?" for _ in wanted)
+            rows = self.db["outbox"].rows_where(
+                f"thread_id = ? and state in ({marks})", [thread_id, *wanted], order_by="seq"
+            )
+            return [_record(OutboxRecord, row) for row in rows]  # type: ignore[misc]
+
+    def outbox_item(self, outbox_id: str) -> OutboxRecord:
+        with self._lock:
+            return _record(OutboxRecord, self.db["outbox"].get(outbox_id))  # type: ignore[return-value]
+
+    def mark_sending(self, outbox_id: str, after_number: int) -> None:
+        """Committed before the request leaves: after a crash, a `sending` row means "look first"."""
+        with self.transaction():
+            item = self.db["outbox"].get(outbox_id)
+            after = item["after_number"] if item["state"] == "sending" else after_number
+            self.db["outbox"].update(
+                outbox_id, {"state": "sending", "attempts": item["attempts"] + 1, "after_number": after}
+            )
+
+    def mark_sent(self, outbox_id: str, now: datetime, number: int | None = None) -> None:
+        with self.transaction():
+            self.db["outbox"].update(
+                outbox_id,
+                {"state": "sent", "sent_at": now.isoformat(), "sent_number": number, "last_error": None},
+            )
+
+    def mark_unsent(
+        self, outbox_id: str, error: str, *, not_before: datetime | None = None, wait_after: int = 0
+    ) -> None:
+        """The board refused or could not be reached: back to pending, with when to try again."""
+        with self.transaction():
+            self.db["outbox"].update(
+                outbox_id,
+                {
+                    "state": "pending",
+                    "last_error": error,
+                    "not_before": not_before.isoformat() if not_before else None,
+                    "wait_after": wait_after,
+                },
+            )
+
+    def retarget_outbox(self, old_thread: str, new_thread: str, prefix: str) -> int:
+        """Move what was not sent to a thread's successor (inside the caller's transaction); anchors
+        at the start of a line then point at the old thread (`前スレ>>12`). Returns how many moved."""
+        moved = 0
+        for row in self.db["outbox"].rows_where(
+            "thread_id = ? and state = 'pending'", [old_thread], order_by="seq"
+        ):
+            body = "\n".join(
+                prefix + text if text.startswith(">>") else text for text in row["body"].split("\n")
+            )
+            seq = self.db.execute(
+                "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [new_thread]
+            ).fetchone()[0]
+            self.db["outbox"].update(
+                row["id"], {"thread_id": new_thread, "body": body, "seq": seq, "wait_after": 0}
+            )
+            moved += 1
+        return moved
+
+    def drop(self, outbox_id: str, error: str) -> None:
+        with self.transaction():
+            self.db["outbox"].update(outbox_id, {"state": "dropped", "last_error": error})
+
+    # -- games and periods -----------------------------------------------------------------------
+
+    def game(
+        self, game_id: str, ruleset: str, thread_id: str, now: datetime, secret: bytes | None = None
+    ) -> GameRecord:
+        """The game, created on first use with a fresh secret seed and kept: a restart must roll the
+        same dice, and answer only what was written after the game joined its thread."""
+        with self.transaction():
+            table = self.db["games"]
+            rows = list(table.rows_where("id = ?", [game_id]))
+            if not rows:
+                row = {"id": game_id, "ruleset": ruleset, "thread_id": thread_id}
+                row |= {
+                    "secret": secret.hex() if secret else secrets.token_hex(32),
+                    "created_at": now.isoformat(),
+                }
+                table.insert(row)
+                rows = [row]
+        row = rows[0]
+        return GameRecord(
+            row["id"], row["ruleset"], bytes.fromhex(row["secret"]), datetime.fromisoformat(row["created_at"])
+        )
+
+    def set_game_status(self, game_id: str, status: str) -> None:
+        """Inside the caller's transaction (with the GM's log entry)."""
+        self.db["games"].update(game_id, {"status": status})
+
+    def game_status(self, game_id: str) -> str:
+        with self._lock:
+            return self.db["games"].get(game_id)["status"]
+
+    def set_game_started(self, game_id: str, started_at: datetime) -> None:
+        self.db["games"].update(game_id, {"started_at": started_at.isoformat()})
+
+    def game_started(self, game_id: str) -> datetime | None:
+        with self._lock:
+            value = self.db["games"].get(game_id)["started_at"]
+            return datetime.fromisoformat(value) if value else None
+
+    # -- orders, resolutions and the GM's log -----------------------------------------------------
+
+    def save_orders(self, rows: Iterable[OrderRecord]) -> None:
+        """Inside the caller's transaction; a line read twice (a full re-read) is kept as first read."""
+        table = self.db["orders"]
+        for row in rows:
+            table.insert(row.__dict__, pk=("game_id", "thread_id", "post", "line"), ignore=True)
+
+    def orders(
+        self, game_id: str, period: int | None = None, statuses: Iterable[str] | None = None
+    ) -> list[OrderRecord]:
+        where, args = ["game_id = ?"], [game_id]
+        if period is not None:
+            where.append("period = ?")
+            args.append(period)
+        if statuses is not None:
+            wanted = list(statuses)
+            where.append(f"status in ({', '.join('?' for _ in wanted)})")
+            args.extend(wanted)
+        with self._lock:
+            rows = self.db["orders"].rows_where(" and ".join(where), args, order_by="thread_id, post, line")
+            return [_record(OrderRecord, row) for row in rows]  # type: ignore[misc]
+
+    def set_order_status(
+        self, game_id: str, thread_id: str, post: int, line: int, status: str, reason: str = ""
+    ) -> None:
+        self.db["orders"].update((game_id, thread_id, post, line), {"status": status, "reason": reason})
+
+    def resolution(self, game_id: str, period: int) -> ResolutionRecord | None:
+        with self._lock:
+            rows = list(self.db["resolutions"].rows_where("game_id = ? and period = ?", [game_id, period]))
+            return _record(ResolutionRecord, rows[0]) if rows else None  # type: ignore[return-value]
+
+    def last_resolution(self, game_id: str) -> ResolutionRecord | None:
+        with self._lock:
+            rows = list(
+                self.db["resolutions"].rows_where("game_id = ?", [game_id], order_by="period desc", limit=1)
+            )
+            return _record(ResolutionRecord, rows[0]) if rows else None  # type: ignore[return-value]
+
+    def save_resolution(self, record: ResolutionRecord) -> None:
+        """Inside the caller's transaction, with the report's outbox row: a period resolves once."""
+        self.db["resolutions"].insert(record.__dict__, pk=("game_id", "period"))
+
+    def delete_resolution(self, game_id: str, period: int) -> None:
+        self.db["resolutions"].delete((game_id, period))
+
+    def log(
+        self,
+        game_id: str,
+        kind: str,
+        args: dict,
+        at: datetime,
+        *,
+        period: int | None = None,
+        post: int | None = None,
+        thread_id: str | None = None,
+        author: str | None = None,
+    ) -> int:
+        """Append to the game's log (inside the caller's transaction); returns the entry's id."""
+        row = {
+            "game_id": game_id,
+            "kind": kind,
+            "args": json.dumps(args, ensure_ascii=False),
+            "period": period,
+        }
+        row |= {"post": post, "thread_id": thread_id, "author": author, "at": at.isoformat()}
+        return self.db["game_log"].insert(row).last_pk
+
+    def log_entries(self, game_id: str, kinds: Iterable[str] | None = None) -> list[LogRecord]:
+        with self._lock:
+            if kinds is None:
+                rows = self.db["game_log"].rows_where("game_id = ?", [game_id], order_by="id")
+            else:
+                wanted = list(kinds)
+                marks = ", ".join("?" for _ in wanted)
+                rows = self.db["game_log"].rows_where(
+                    f"game_id = ? and kind in ({marks})", [game_id, *wanted], order_by="id"
+                )
+            return [_record(LogRecord, row) for row in rows]  # type: ignore[misc]
+
+    def period(self, game_id: str, period: str) -> PeriodRecord | None:
+        with self._lock:
+            rows = list(self.db["periods"].rows_where("game_id = ? and period = ?", [game_id, period]))
+            return _record(PeriodRecord, rows[0]) if rows else None  # type: ignore[return-value]
+
+    def periods(self, game_id: str) -> list[PeriodRecord]:
+        with self._lock:
+            rows = self.db["periods"].rows_where("game_id = ?", [game_id], order_by="period")
+            return [_record(PeriodRecord, row) for row in rows]  # type: ignore[misc]
+
+    def save_period(self, record: PeriodRecord) -> None:
+        """Inside the caller's transaction, with the post that publishes it."""
+        self.db["periods"].upsert(record.__dict__, pk=("game_id", "period"))
+
+
+def _post_row(record: PostRecord, stamp: str) -> dict:
+    row = dict(record.__dict__)
+    row["date"] = record.date.isoformat() if record.date else None
+    row.update(
+        deleted=int(record.deleted),
+        system=int(record.system),
+        own=int(record.own),
+        handled=int(record.handled),
+    )
+    row["seen_at"] = stamp
+    return row
+
+
+def _post_record(row: dict) -> PostRecord:
+    values = {key: row[key] for key in PostRecord.__dataclass_fields__}
+    values["date"] = datetime.fromisoformat(row["date"]) if row["date"] else None
+    for flag in ("deleted", "system", "own", "handled"):
+        values[flag] = bool(row[flag])
+    return PostRecord(**values)

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import pytest
+
+from parser.bbs_dice import BbsDice, BbsDiceError
+from parser.dice_tables import (
+    BcdiceLine,
+    DiceTable,
+    Outcome,
+    command_lines,
+    find_post_dice,
+    parse_outcome,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last", "outcome"),
+    [
+        ("1.勝利", 1, 1, "勝利"),
+        ("1～4.勝利", 1, 4, "勝利"),
+        ("1〜4.失敗", 1, 4, "失敗"),
+        ("5-6.敗北", 5, 6, "敗北"),
+        ("7:手を組む", 7, 7, "手を組む"),
+        ("１．勝利", 1, 1, "勝利"),
+        ("２〜３：敗北", 2, 3, "敗北"),
+        ("  8. 逃走 ", 8, 8, "逃走"),
+        ("3:選ばれし者の知的飲料", 3, 3, "選ばれし者の知的飲料"),
+        ("10－12、大成功", 10, 12, "大成功"),
+        ("2)都道府県選択ダイスの振り直し", 2, 2, "都道府県選択ダイスの振り直し"),
+    ],
+)
+def test_outcome_line_forms(text: str, first: int, last: int, outcome: str) -> None:
+    assert parse_outcome(text, 4) == Outcome(first, last, outcome, 4)
+
+
+@pytest.mark.parametrize(
+    "text", ["1勝利", "基準『東京』", "1.", "1234567890.x", "勝利.1", "ダイスの目は1〜4が失敗"]
+)
+def test_not_outcome_lines(text: str) -> None:
+    assert parse_outcome(text, 0) is None
+
+
+def test_command_lines_take_a_leading_bcdice_command_and_any_bbs_dice() -> None:
+    line = "  2D6 で判定 dice1d6="
+    assert command_lines(line, 3) == [BcdiceLine("2D6 で判定 dice1d6=", 3), BbsDice(1, 6, 3)]
+    assert command_lines("これは2D6です", 0) == []
+    assert command_lines("3人で行く", 0) == []
+    assert command_lines("ｄｉｃｅ１ｄ６＝", 2) == [BbsDice(1, 6, 2)]
+
+
+def test_a_seed_table_is_one_item() -> None:
+    body = "【通常戦闘ダイス】\n基準『東京』\ndice1d5=\n1.勝利\n2.敗北\n3.逃走\n4.手を組む\n5.相打ち"
+    (table,) = find_post_dice(body)
+    assert table == DiceTable(
+        "通常戦闘ダイス",
+        ("基準『東京』",),
+        BbsDice(1, 5, 2),
+        (
+            Outcome(1, 1, "勝利", 3),
+            Outcome(2, 2, "敗北", 4),
+            Outcome(3, 3, "逃走", 5),
+            Outcome(4, 4, "手を組む", 6),
+            Outcome(5, 5, "相打ち", 7),
+        ),
+        0,
+    )
+
+
+def test_tables_split_at_blank_lines_and_at_new_names() -> None:
+    body = "【A】\ndice1d2=\n1.x\n2.y\n【B】\n1D2\n1:p\n2:q\n\ndice1d2=\n1.s\n2.t"
+    tables = find_post_dice(body)
+    assert [t.name for t in tables] == ["A", "B", None]
+    assert isinstance(tables[1].command, BcdiceLine)
+    assert [o.text for o in tables[2].outcomes] == ["s", "t"]
+
+
+def test_a_name_alone_makes_a_named_roll_and_its_trailing_text_is_read() -> None:
+    assert find_post_dice("【都道府県選択ダイス】\ndice2d47=") == [
+        DiceTable("都道府県選択ダイス", (), BbsDice(2, 47, 1), (), 0)
+    ]
+    (table,) = find_post_dice("【判定】基準『大阪』\n1D6")
+    assert table.notes == ("基準『大阪』",)
+    (inline,) = find_post_dice("【判定】1D6")
+    assert inline.command == BcdiceLine("1D6", 0)
+
+
+def test_blocks_with_several_commands_or_no_label_are_plain_commands() -> None:
+    assert find_post_dice("dice1d6=\n2D6\n1.x\n2.y") == [BbsDice(1, 6, 0), BcdiceLine("2D6", 1)]
+    assert find_post_dice("東京の番\ndice1d6=") == [BbsDice(1, 6, 1)]
+
+
+def test_quoted_lines_are_never_commands_and_split_blocks() -> None:
+    assert find_post_dice(">2D6\n＞dice1d6=\n>>3\n1D6") == [BcdiceLine("1D6", 3)]
+    (table,) = find_post_dice("dice1d2=\n1.a\n2.b\n> 3.c")
+    assert len(table.outcomes) == 2
+
+
+def test_out_of_range_bbs_dice_are_kept_with_their_reason() -> None:
+    (error,) = find_post_dice("dice11d6=")
+    assert isinstance(error, BbsDiceError) and "10個まで" in error.reason
+
+
+def test_limit_stops_reading() -> None:
+    body = "\n".join(["1D6"] * 5000)
+    found = find_post_dice(body, limit=21)
+    assert len(found) == 21 and found[-1] == BcdiceLine("1D6", 20)

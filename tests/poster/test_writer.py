@@ -1,0 +1,105 @@
+"""Board answers are read into outcomes; posting goes through the cookie page on a real board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import requests
+from werkzeug.wrappers import Response
+
+from board.admin import open_thread
+from board.server import make_app
+from poster.writer import BoardWriter, classify
+from scraper.refs import ThreadRef
+from tests.conftest import shared_path
+from tests.scripted import scripted_server
+
+
+def captured(name: str) -> str:
+    return shared_path("fixtures", "ex0ch", name).read_bytes().decode("cp932")
+
+
+def test_captured_ex0ch_answers() -> None:
+    assert classify(captured("bbs_cgi_success_reply.html")).kind == "posted"
+    new = classify(captured("bbs_cgi_success_new_thread.html"))
+    assert new.kind == "posted" and new.key == "1795954933"
+    samba = classify(captured("bbs_cgi_error_593_samba.html"))
+    assert samba.kind == "retry" and samba.retry_after == 11
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("<title>ＥＲＲＯＲ！</title><b>ＥＲＲＯＲ：連続投稿</b>連続投稿ですか？？", "wait_for_others"),
+        ("<title>ＥＲＲＯＲ！</title>もうちょっと落ち着いて書きこみしてください。5秒ぐらい。", "retry"),
+        ("<title>ＥＲＲＯＲ！</title>このスレッドは停止されてます。もう書けない。。。", "closed"),
+        ("<title>ＥＲＲＯＲ！</title>1000を超えてます。このスレッドにはもう書けない。。。", "closed"),
+        (
+            "<title>ＥＲＲＯＲ！</title>書き込もうとしているスレッドは存在しないか、削除されています。。。",
+            "closed",
+        ),
+        ("<title>ＥＲＲＯＲ！</title>二重かきこですか？？", "uncertain"),
+        ("<title>ＥＲＲＯＲ！</title>現在この掲示板は読取専用です。", "retry"),
+        ("<title>ＥＲＲＯＲ！</title>本文が長すぎます！", "rejected"),
+        ("<title>ERROR!</title><h2>ERROR: 多重書き込みです。あと 26 秒お待ちください。</h2>", "retry"),
+        ("<title>ERROR!</title><h2>ERROR: スレッドストップです。</h2>", "closed"),
+        ("<html><title>書きこみました</title></html>", "posted"),
+        ("<html>何かのページ</html>", "rejected"),
+    ],
+)
+def test_board_answers(text: str, kind: str) -> None:
+    assert classify(text).kind == kind
+
+
+@pytest.fixture
+def board(tmp_path: Path):
+    app = make_app(tmp_path, ["test"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+    key = open_thread(tmp_path, "test", "書き込み", "一番")
+    server, script = scripted_server(app)
+    yield server, script, key, tmp_path
+    server.close()
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_replies_and_new_threads_on_the_local_board(board, dialect: str) -> None:
+    server, script, key, data = board
+    path = f"/test/read.cgi/test/{key}/" if dialect == "2ch" else f"/bbs/read.cgi/local/test/{key}/"
+    ref = ThreadRef.from_url(server.url + path)
+    writer = BoardWriter(requests.Session(), "ボット#tea", "sage")
+    assert writer.reply(ref, "返信です\n二行目").posted
+    assert writer.reply(ref, "二回目").posted
+    lines = (data / "test" / "dat" / f"{key}.dat").read_bytes().decode("cp932").splitlines()
+    assert [line.split("<>")[3] for line in lines[1:]] == ["返信です<br>二行目", "二回目"]
+    assert lines[1].split("<>")[0] == "ボット </b>◆WokonZwxw2 <b>"
+    confirms = 1 if dialect == "2ch" else 0  # the cookie page came once, then the cookies did
+    posts = (
+        script.count("POST", "/test/bbs.cgi") if dialect == "2ch" else script.count("POST", "/bbs/write.cgi")
+    )
+    assert posts == 2 + confirms
+    opened = writer.new_thread(ref, "次スレ", "新しいスレ")
+    assert opened.posted and opened.key and opened.key != key
+    assert (data / "test" / "dat" / f"{opened.key}.dat").exists()
+
+
+def test_unreachable_board_and_timeouts(board) -> None:
+    server, script, key, _ = board
+    ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/")
+    dead = ThreadRef.from_url(f"http://127.0.0.1:9/test/read.cgi/test/{key}/")
+    writer = BoardWriter(requests.Session(), "ボット")
+    assert writer.reply(dead, "x").kind == "retry"  # never connected: safe to send again
+    script.script("POST", "/test/bbs.cgi", lambda r, f: Response(b"oops", status=502))
+    assert writer.reply(ref, "x").kind == "retry"
+    import poster.writer as module
+
+    original = module.TIMEOUT
+    module.TIMEOUT = (2, 0.3)
+    try:
+        import threading
+
+        release = threading.Event()
+        script.script("POST", "/test/bbs.cgi", lambda r, f: (release.wait(3), f())[1])
+        assert writer.reply(ref, "届いたかも").kind == "uncertain"  # sent, no answer: read first
+        release.set()
+    finally:
+        module.TIMEOUT = original

@@ -1,0 +1,211 @@
+"""Incremental reads against the local board over HTTP, and against scripted faults."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.wrappers import Response
+
+from board.admin import delete_post, open_thread
+from board.posting import Client, WriteForm
+from board.server import BoardServer, make_app
+from scraper.fetch import FetchError, FetchState, fetch, make_session
+from scraper.refs import ThreadRef
+from tests.scripted import ScriptedApp, scripted_server
+
+
+class Board:
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.app = make_app(data, ["test"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+        self.server, self.script = scripted_server(self.app)
+        self.key = open_thread(data, "test", "取得テスト", "一番")
+        self._mtime = time.time() - 100
+        self._age()
+
+    def _age(self) -> None:
+        """Each change gets its own whole second in the past, so If-Modified-Since is usable."""
+        self._mtime += 2
+        dat = self.data / "test" / "dat" / f"{self.key}.dat"
+        os.utime(dat, (self._mtime, self._mtime))
+
+    def post(self, message: str) -> None:
+        client = Client("192.0.2.7", {"NAME": "", "MAIL": ""})
+        outcome = self.app.posting.write(WriteForm("test", self.key, "", "", message), client)
+        assert not hasattr(outcome, "code"), outcome
+        self._age()
+
+    def ref(self, dialect: str = "2ch") -> ThreadRef:
+        if dialect == "2ch":
+            return ThreadRef.from_url(f"{self.server.url}/test/read.cgi/test/{self.key}/")
+        return ThreadRef.from_url(f"{self.server.url}/bbs/read.cgi/local/test/{self.key}/")
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[Board]:
+    running = Board(tmp_path)
+    yield running
+    running.server.close()
+
+
+def test_first_read_then_idle_then_new_posts(board: Board) -> None:
+    session = make_session()
+    first = fetch(session, board.ref(), FetchState())
+    assert first.outcome == "new" and [p.body for p in first.new_posts] == ["一番"]
+    assert first.state.size == len((board.data / "test" / "dat" / f"{board.key}.dat").read_bytes())
+    assert first.state.last_modified is not None
+
+    idle = fetch(session, board.ref(), first.state)
+    assert idle.outcome == "unchanged" and idle.transferred == 0 and idle.posts == []
+    assert board.script.seen[-1][2]["Range"] == f"bytes={first.state.size - 1}-"
+
+    board.post("二番")
+    board.post("三番")
+    grown = fetch(session, board.ref(), idle.state)
+    assert grown.outcome == "new" and [(p.number, p.body) for p in grown.new_posts] == [
+        (2, "二番"),
+        (3, "三番"),
+    ]
+    assert grown.transferred == grown.state.size - first.state.size + 1
+
+
+def test_a_deletion_is_detected_and_the_thread_read_again(board: Board) -> None:
+    session = make_session()
+    board.post("消される" * 30)
+    state = fetch(session, board.ref(), FetchState()).state
+    delete_post(board.data, "test", board.key, 2)
+    board._age()
+    again = fetch(session, board.ref(), state)
+    assert again.outcome == "full" and "416" in again.note
+    assert [p.deleted for p in again.posts] == [False, True]
+    assert again.new_posts == []
+
+    board.post("四番目の前に")
+    delete_post(board.data, "test", board.key, 1)  # same size class: the byte before our end moves
+    board._age()
+    after = fetch(session, board.ref(), again.state)
+    assert after.outcome == "full"
+    assert [p.number for p in after.new_posts] == [3]
+
+
+def test_apache_style_206_with_one_byte_means_nothing_new(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    board.script.script("GET", "/test/dat/", lambda request, forward: Response(b"\n", status=206))
+    result = fetch(session, board.ref(), state)
+    assert result.outcome == "unchanged" and result.state.size == state.size
+
+
+def test_a_board_that_ignores_range_sends_the_whole_dat(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    board.post("二番")
+
+    board.script.script(
+        "GET",
+        "/test/dat/",
+        lambda r, f: Response((board.data / "test" / "dat" / f"{board.key}.dat").read_bytes()),
+    )
+    result = fetch(session, board.ref(), state)
+    assert [p.number for p in result.new_posts] == [2]
+    assert result.state.last_number == 2
+
+
+def test_a_cut_connection_keeps_the_partial_line_for_next_time(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    board.post("途中で切れる長いレス")
+
+    def cut(request, forward):
+        data = forward().get_data()
+        return Response(data[: len(data) - 10], status=206)
+
+    board.script.script("GET", "/test/dat/", cut)
+    partial = fetch(session, board.ref(), state)
+    assert partial.outcome == "unchanged" and partial.state.size == state.size
+    complete = fetch(session, board.ref(), partial.state)
+    assert [p.body for p in complete.new_posts] == ["途中で切れる長いレス"]
+
+
+def test_server_errors_and_timeouts_raise_fetch_errors_and_lose_nothing(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    board.post("二番")
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"busy", status=503))
+    with pytest.raises(FetchError, match="503"):
+        fetch(session, board.ref(), state)
+
+    release = threading.Event()
+    board.script.script("GET", "/test/dat/", lambda r, f: (release.wait(5), f())[1])
+    import scraper.fetch as fetch_module
+
+    original = fetch_module.TIMEOUT
+    fetch_module.TIMEOUT = (1, 0.5)
+    try:
+        with pytest.raises(FetchError, match="Timeout"):
+            fetch(session, board.ref(), state)
+    finally:
+        fetch_module.TIMEOUT = original
+        release.set()
+    after = fetch(session, board.ref(), state)
+    assert [p.body for p in after.new_posts] == ["二番"]
+
+
+def test_dat_drop_is_reported_as_gone(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    board.script.script(
+        "GET", "/test/dat/", lambda r, f: Response(status=302, headers={"Location": "/kako/x.dat"})
+    )
+    assert fetch(session, board.ref(), state).outcome == "gone"
+    gone = ThreadRef.from_url(f"{board.server.url}/test/read.cgi/test/1111111111/")
+    assert fetch(session, gone, FetchState()).outcome == "gone"
+
+
+def test_rawmode_reads_from_the_next_number_and_skips_gaps(board: Board) -> None:
+    session = make_session()
+    ref = board.ref("shitaraba")
+    first = fetch(session, ref, FetchState())
+    assert [p.number for p in first.new_posts] == [1]
+    for text in ("二番", "三番", "四番"):
+        board.post(text)
+    delete_post(board.data, "test", board.key, 3)
+    board._age()
+    second = fetch(session, ref, first.state)
+    assert [(p.number, p.body) for p in second.new_posts] == [(2, "二番"), (4, "四番")]
+    assert board.script.seen[-1][1].endswith(f"/{board.key}/2-")
+    assert fetch(session, ref, second.state).outcome == "unchanged"
+
+
+def test_html_reader_on_the_local_board(board: Board) -> None:
+    session = make_session()
+    board.post("HTML経由")
+    result = fetch(session, board.ref(), FetchState(), html=True)
+    assert [(p.number, p.body) for p in result.new_posts] == [(1, "一番"), (2, "HTML経由")]
+    board.post("次")
+    more = fetch(session, board.ref(), result.state, html=True)
+    assert [p.body for p in more.new_posts] == ["次"]
+
+
+def test_last_modified_within_a_second_of_the_answer_is_not_used(tmp_path: Path) -> None:
+    app = make_app(tmp_path, ["test"], defaults={"BBS_SAMBATIME": "0"})
+    key = open_thread(tmp_path, "test", "同秒", "一番")
+    # Stamp the file just ahead of the clock: however the fetch straddles a second boundary,
+    # the answer's Date then falls in the same second as Last-Modified, or before it.
+    written = time.time() + 0.9
+    os.utime(tmp_path / "test" / "dat" / f"{key}.dat", (written, written))
+    with BoardServer(app) as server:
+        ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/")
+        assert fetch(make_session(), ref, FetchState()).state.last_modified is None
+
+
+def test_scripted_app_forwards_untouched_requests(board: Board) -> None:
+    assert isinstance(board.script, ScriptedApp)
+    session = make_session()
+    fetch(session, board.ref(), FetchState())
+    assert board.script.count("GET", "/test/dat/") == 1

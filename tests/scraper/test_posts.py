@@ -1,0 +1,100 @@
+"""Dat lines, rawmode lines and read.cgi pages all become the same `Post`s."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from scraper.dat import parse_dat, parse_dat_line
+from scraper.html import parse_read_cgi
+from scraper.post import JST, parse_name
+from scraper.rawmode import parse_rawmode
+from tests.conftest import shared_path
+
+
+def captured_posts():
+    return parse_dat(shared_path("fixtures", "ex0ch", "1795954933.dat").read_bytes().decode("cp932"))
+
+
+def test_the_captured_ex0ch_dat() -> None:
+    posts = captured_posts()
+    assert [p.number for p in posts] == [1, 2, 3, 4, 5]
+    first, tripped, fake, gm, dice = posts
+    assert first.title == "キャプチャ54933"
+    assert (
+        first.body == "スレ立て <テスト> &amp; &#9829;"
+    )  # the board escaped &, one unescape gives back what was typed
+    assert first.date == datetime(2026, 11, 29, 21, 22, 13, tzinfo=JST)
+    assert first.id == "eU4RU1Lw(主)"
+    assert (tripped.name, tripped.trip, tripped.mail) == ("トリップ", "WokonZwxw2", "sage")
+    assert tripped.body == "トリップ付き\n二行目\n>>1 安価"
+    assert (fake.name, fake.trip) == ("名無し◇偽物", None)
+    assert (gm.name, gm.trip, gm.signature) == ("GM", "SyRJNUqZWYMT", "GM◆SyRJNUqZWYMT")
+    assert dice.body == "dice2d47=\n【通常戦闘ダイス】\ndice1d5="
+    assert dice.raw.startswith("名無しさん＠EXぜろちゃんねる<><>")
+
+
+def test_deleted_and_system_lines_and_2ch_padding() -> None:
+    deleted = parse_dat_line(7, "あぼーん<>あぼーん<>あぼーん<>あぼーん<>あぼーん")
+    assert deleted.deleted and deleted.body == "" and deleted.number == 7
+    over = parse_dat_line(
+        1001, "１００１<><>Over 1000 Thread<>このスレッドは１０００を超えました。<br>もう書けない<>"
+    )
+    assert over.system and not over.deleted
+    padded = parse_dat_line(
+        2, "名無し<>sage<>2023/12/30(土) 00:21:25.12 ID:MZZnqdaQ<> 隣の客は <br> よく柿食う客だ <>"
+    )
+    assert padded.body == "隣の客は\nよく柿食う客だ"
+    assert padded.date == datetime(2023, 12, 30, 0, 21, 25, 120000, tzinfo=JST)
+
+
+def test_malformed_lines_never_raise() -> None:
+    for line in ["", "<>", "a<>b", "名前<><>日付なし<>本文<>", "x" * 5000, "\udcff<>"]:
+        post = parse_dat_line(1, line)
+        assert post.number == 1
+
+
+def test_a_diamond_outside_server_markup_is_not_a_trip() -> None:
+    assert parse_name("名無し◆abcdefghij") == ("名無し◆abcdefghij", None)
+    assert parse_name("名無し </b>◆abcdefghij <b>") == ("名無し", "abcdefghij")
+    assert parse_name("</b>◆abcdefghij <b>") == ("", "abcdefghij")
+    assert parse_name("名前＠キャップ ★") == ("名前＠キャップ ★", None)
+
+
+def test_rawmode_lines() -> None:
+    text = (
+        "1<>名無し<><>2016/05/30(月) 02:13:04<>スレ立て<br>～です<>題名<>AbCd1234\n"
+        "3<>GM </b>◆WokonZwxw2 <b><>sage<>2016/05/30(月) 02:14:00<>&gt;&gt;1 了解<><>EfGh5678\n"
+        "broken line\n"
+    )
+    first, third = parse_rawmode(text)
+    assert (first.number, first.title, first.id, first.body) == (1, "題名", "AbCd1234", "スレ立て\n～です")
+    assert (third.number, third.trip, third.body, third.mail) == (3, "WokonZwxw2", ">>1 了解", "sage")
+    assert third.date == datetime(2016, 5, 30, 2, 14, tzinfo=JST)
+
+
+def test_the_captured_ex0ch_read_cgi_page_reads_like_its_dat() -> None:
+    page = shared_path("fixtures", "ex0ch", "read_cgi.html").read_bytes().decode("cp932")
+    from_html = parse_read_cgi(page)
+    from_dat = captured_posts()
+    assert [(p.number, p.name, p.trip, p.date, p.id) for p in from_html] == [
+        (p.number, p.name, p.trip, p.date, p.id) for p in from_dat
+    ]
+    assert [p.body for p in from_html] == [p.body for p in from_dat]
+
+
+def test_5ch_style_and_classic_pages() -> None:
+    modern = """<div class="post" id="12" data-id="12"><div class="meta"><span class="number">12</span>
+    <span class="name"><b><a href="mailto:sage">名無し</a></b></span><span class="date">2024/01/02(火) 03:04:05.67</span>
+    <span class="uid">ID:Abc123xyZ</span></div><div class="message"><span class="escaped"> dice1d6= <br> 二行目 </span></div></div>"""
+    (post,) = parse_read_cgi(modern)
+    assert (post.number, post.name, post.mail, post.id, post.body) == (
+        12,
+        "名無し",
+        "sage",
+        "Abc123xyZ",
+        "dice1d6=\n二行目",
+    )
+    classic = """<dl class="thread"><dt>3 ：<a href="mailto:sage"><b>GM </b>◆WokonZwxw2 <b></b></a>：2015/01/01(木) 00:00:00.00 ID:xyz<dd> 本文 <br> 二行目 <br><br></dl>"""
+    (old,) = parse_read_cgi(classic)
+    assert (old.number, old.name, old.trip, old.mail, old.id) == (3, "GM", "WokonZwxw2", "sage", "xyz")
+    assert old.body == "本文\n二行目"

@@ -1,0 +1,82 @@
+"""The configuration file: what `threadgm run` accepts, and the clear refusals for what it does not."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scheduler import ConfigError, load_config, main
+
+GOOD = """
+[bot]
+name = "GMボット#secret"
+mail = "sage"
+database = "var/x.sqlite"
+
+[[game]]
+id = "dice-thread"
+rules = "dice"
+thread = "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1600000000/"
+poll_seconds = 3
+
+[[game]]
+id = "vip"
+rules = "dice"
+thread = "https://mi.5ch.net/test/read.cgi/news4vip/1700000000/"
+read = "html"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "c.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_a_full_configuration(tmp_path: Path) -> None:
+    bot, games = load_config(write(tmp_path, GOOD))
+    assert (bot.name, bot.mail, bot.database) == ("GMボット#secret", "sage", Path("var/x.sqlite"))
+    assert [(g.id, g.poll_seconds, g.read) for g in games] == [
+        ("dice-thread", 3, "raw"),
+        ("vip", 5.0, "html"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[bot\nname=1", "TOML の書き方"),
+        ("[bot]\nname = 'x'\n", "[[game]] がひとつもありません"),
+        (
+            "[bot]\ncolour = 'red'\n[[game]]\nid='a'\nrules='dice'\nthread='http://x/test/read.cgi/b/1700000000/'",
+            "知らない項目",
+        ),
+        ("[[game]]\nid='a'\nrules='dice'", "thread がありません"),
+        (
+            "[[game]]\nid='a'\nrules='chess'\nthread='http://x/test/read.cgi/b/1700000000/'",
+            "rules = 'chess' はありません",
+        ),
+        ("[[game]]\nid='a'\nrules='dice'\nthread='http://example.com/'", "スレッドのURLではありません"),
+        (
+            "[[game]]\nid='a'\nrules='dice'\nthread='http://x/test/read.cgi/b/1700000000/'\nread='ftp'",
+            "read は raw か html",
+        ),
+        (
+            "[[game]]\nid='a'\nrules='dice'\nthread='http://x/test/read.cgi/b/1700000000/'\n"
+            "[[game]]\nid='a'\nrules='dice'\nthread='http://x/test/read.cgi/b/1700000001/'",
+            "id が重複",
+        ),
+    ],
+)
+def test_refusals_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config(write(tmp_path, text))
+
+
+def test_run_reports_a_bad_configuration_without_a_traceback(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["run", str(write(tmp_path, "[bot]\n"))])
+    assert result.exit_code == 1
+    assert "[[game]] がひとつもありません" in result.output and "Traceback" not in result.output

@@ -1,0 +1,257 @@
+"""Fault tests: a board that errs, stalls, cuts, deletes, confirms, throttles or fills up never
+crashes the bot, never loses or doubles an answer, and each fault leaves a clear log line."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from werkzeug.wrappers import Response
+
+import poster.writer
+import scraper.fetch
+from board.admin import delete_post
+from scheduler import JST, BotConfig, GameConfig, ThreadBot
+from scraper.fetch import make_session
+from store.db import Store
+from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard, check_dice_line
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime.now(JST)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def make_bot(
+    board: LocalBoard,
+    tmp_path: Path,
+    clock: Clock,
+    dialect: str = "2ch",
+    read: str = "raw",
+    **options: object,
+) -> ThreadBot:
+    store = Store(tmp_path / "bot.sqlite")
+    game = GameConfig("g", "dice", board.url(dialect), read=read, **options)
+    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    bot.tick()  # joins: the commitment post
+    return bot
+
+
+def answers(board: LocalBoard, number: int) -> int:
+    return len(board.replies_to(number))
+
+
+def test_server_errors_on_read_are_logged_and_retried(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"oops", status=500))
+    with caplog.at_level(logging.WARNING):
+        assert bot.tick().read == "error"
+    assert "could not read the thread" in caplog.text and "500" in caplog.text
+    assert answers(board, number) == 0
+    bot.tick()
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_a_read_timeout_is_logged_and_nothing_is_lost(board, tmp_path, caplog, monkeypatch) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    release = threading.Event()
+    board.script.script("GET", "/test/dat/", lambda r, f: (release.wait(3), f())[1])
+    monkeypatch.setattr(scraper.fetch, "TIMEOUT", (2, 0.3))
+    with caplog.at_level(logging.WARNING):
+        assert bot.tick().read == "error"
+    release.set()
+    assert "Timeout" in caplog.text
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_a_cut_dat_is_completed_next_time(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=\n" + "長い本文" * 20)
+
+    def cut(request, forward):
+        data = forward().get_data()
+        return Response(data[:-30], status=206)
+
+    board.script.script("GET", "/test/dat/", cut)
+    with caplog.at_level(logging.INFO):
+        bot.tick()
+    assert answers(board, number) == 0  # half a post is not a post
+    assert "the dat ends in the middle of a line" in caplog.text
+    bot.tick()
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_a_deletion_that_shrinks_the_dat_answers_nothing_twice(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    first = board.post("dice1d6=\n" + "消される" * 30)
+    bot.tick()
+    assert answers(board, first) == 1
+    delete_post(board.data, "test", board.key, first)
+    second = board.post("dice1d6=")
+    with caplog.at_level(logging.INFO):
+        bot.tick()
+        bot.tick()
+    assert "full read" in caplog.text
+    assert answers(board, second) == 1
+    assert sum(1 for p in board.posts() if p.trip == BOT_TRIP) == 3  # commitment, two answers
+
+
+def test_the_cookie_page_is_passed_once_per_session(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    with caplog.at_level(logging.INFO):
+        bot = make_bot(board, tmp_path, clock)
+        for _ in range(3):
+            number = board.post("dice1d6=")
+            bot.tick()
+            assert answers(board, number) == 1
+    assert caplog.text.count("confirming the cookie page") == 1
+
+
+def test_samba_holds_the_answer_for_the_seconds_the_board_names(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    page = "<html><title>ＥＲＲＯＲ！</title><!-- 2ch_X:error -->ＥＲＲＯＲ - 593 10 sec たたないと書けません。(1回目、3 sec しかたってない)</html>"
+    board.script.script("POST", "/test/bbs.cgi", lambda r, f: Response(page.encode("cp932")))
+    with caplog.at_level(logging.WARNING):
+        bot.tick()
+    assert "retry" in caplog.text and "593" in caplog.text
+    clock.advance(5)
+    bot.tick()
+    assert answers(board, number) == 0  # still inside the 11 s the bot waits
+    clock.advance(7)
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_renzoku_toukou_waits_until_someone_else_writes(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    page = "<html><title>ＥＲＲＯＲ！</title><b>ＥＲＲＯＲ：連続投稿</b>連続投稿ですか？？</html>"
+    board.script.script("POST", "/test/bbs.cgi", lambda r, f: Response(page.encode("cp932")))
+    with caplog.at_level(logging.WARNING):
+        bot.tick()
+    assert "wait_for_others" in caplog.text
+    clock.advance(600)
+    bot.tick()
+    assert answers(board, number) == 0  # time alone does not help
+    other = board.post("雑談です")
+    bot.tick()
+    assert answers(board, number) == 1 and board.posts()[-1].number > other
+
+
+def test_an_unanswered_post_stays_queued_when_the_thread_fills_up(tmp_path, caplog) -> None:
+    board = LocalBoard.start(tmp_path / "board", BBS_THREAD_STOP="4")
+    try:
+        clock = Clock()
+        bot = make_bot(board, tmp_path, clock, rollover_at=0)  # post 2: the commitment
+        number = board.post("dice1d6=")  # post 3
+        board.post("埋め")  # post 4: the thread is full, the 1001-style line follows
+        with caplog.at_level(logging.ERROR):
+            result = bot.tick()
+        assert "the thread is closed" in caplog.text and "kept unsent" in caplog.text
+        assert "4" in result.note or "超えて" in result.note
+        assert answers(board, number) == 0
+        assert len(bot.store.outbox(bot.thread_id, ["pending", "sending"])) == 1  # not lost
+        assert bot.tick().note.startswith("thread is closed")  # and no more attempts
+    finally:
+        board.close()
+
+
+def test_a_board_error_201_closes_the_thread(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, rollover_at=0)
+    number = board.post("dice1d6=")
+    page = "<html><title>ＥＲＲＯＲ！</title>1000を超えてます。このスレッドにはもう書けない。。。</html>"
+    board.script.script("POST", "/test/bbs.cgi", lambda r, f: Response(page.encode("cp932")))
+    with caplog.at_level(logging.ERROR):
+        bot.tick()
+    assert "the thread is closed" in caplog.text
+    assert bot.store.thread(bot.thread_id).status == "closed"
+    assert answers(board, number) == 0
+
+
+def test_a_full_thread_rolls_over_and_the_answer_follows(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    old = bot.ref
+    number = board.post("dice1d6=")
+    page = "<html><title>ＥＲＲＯＲ！</title>1000を超えてます。このスレッドにはもう書けない。。。</html>"
+    board.script.script(
+        "POST",
+        "/test/bbs.cgi",
+        lambda r, f: Response(page.encode("cp932")),
+        when=lambda r: "key=" in r.get_data().decode(),
+    )
+    with caplog.at_level(logging.INFO):
+        bot.tick()  # refused with 201: the bot opens the next part and moves
+        bot.tick()  # and answers there
+    assert bot.ref.key != old.key and "now playing in" in caplog.text
+    assert bot.store.thread(old.id).status == "moved"
+    new_dat = (board.data / "test" / "dat" / f"{bot.ref.key}.dat").read_bytes().decode("cp932")
+    assert new_dat.splitlines()[0].endswith("<>ダイススレ Part2") and f"前スレ: {old.read_url}" in new_dat
+    assert f"前スレ&gt;&gt;{number}<br>dice1d6=" in new_dat  # the answer points back at the old thread
+    assert answers(board, number) == 0  # nothing more in the full thread
+
+
+def test_an_answer_without_a_reply_is_checked_before_sending_again(
+    board, tmp_path, caplog, monkeypatch
+) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice2d6=")
+    release = threading.Event()
+    board.script.script("POST", "/test/bbs.cgi", lambda r, f: (f(), release.wait(3))[0])
+    monkeypatch.setattr(poster.writer, "TIMEOUT", (2, 0.3))
+    bot.tick()  # written by the board, but the answer page never came back
+    release.set()
+    with caplog.at_level(logging.INFO):
+        bot.tick()
+        bot.tick()
+    assert "had landed" in caplog.text
+    assert answers(board, number) == 1
+    check_dice_line(board.replies_to(number)[0].split("\n")[1], 2, 6)
+
+
+@pytest.mark.parametrize(("dialect", "read"), [("shitaraba", "raw"), ("2ch", "html")])
+def test_other_read_paths(board, tmp_path, dialect: str, read: str) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, dialect, read)
+    number = board.post("dice1d6=", dialect=dialect)
+    bot.tick()
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_malformed_and_hostile_posts_get_a_clear_answer_or_none(board, tmp_path) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    out_of_range = board.post("dice11d6= と dice1d10000=")
+    hostile = board.post("<script>alert(1)</script>\n" + "dice1d6= " * 25)
+    chat = board.post("ただの雑談 dice と書いただけ")
+    bot.tick()
+    bot.tick()
+    (refused,) = board.replies_to(out_of_range)
+    assert "ダイスは10個まで、面数は1～9999までです" in refused
+    (limited,) = board.replies_to(hostile)
+    assert "21件目以降のダイスは無視しました" in limited
+    assert board.replies_to(chat) == []

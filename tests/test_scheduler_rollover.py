@@ -1,0 +1,70 @@
+"""Thread rollover end to end on the local board, in both dialects: the bot opens the next part
+before the thread fills, says where in the old one, and the game goes on there; or it follows the
+GM's 次スレ."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from board.admin import open_thread, update_settings
+from scraper.dat import parse_dat
+from tests.bot_harness import BOT_TRIP
+from tests.test_scheduler_periods import GM, Game
+
+
+def dat_posts(game: Game, key: str):
+    return parse_dat((game.board.data / "test" / "dat" / f"{key}.dat").read_bytes().decode("cp932"))
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_the_game_moves_to_the_next_part_before_the_thread_fills(tmp_path: Path, dialect: str) -> None:
+    game = Game(tmp_path, rollover_at=3)
+    try:
+        update_settings(game.board.data, "test", {"BBS_THREAD_STOP": "10"})
+        if dialect == "shitaraba":
+            game.config = type(game.config)(**{**game.config.__dict__, "thread": game.board.url("shitaraba")})
+            game.bot = type(game.bot)(game.config, game.bot_config, game.store, game.bot.session, game.clock)
+        first = game.bot.ref
+        game.tick()  # post 2: the opening
+        game.clock.at("20:10:00")
+        for guess in ("＜予想＞1", "＜予想＞2", "雑談", "雑談"):
+            game.post(guess)
+        game.tick()  # posts 3-6 read, the receipt is post 7: 3 posts left → the next part is opened
+        assert game.bot.ref.key != first.key
+        old = dat_posts(game, first.key)
+        assert old[-1].trip == BOT_TRIP and old[-1].body == f"次スレを立てました: {game.bot.ref.read_url}"
+        new = dat_posts(game, game.bot.ref.key)
+        assert new[0].title == "数当てスレ Part2" and f"前スレ: {first.read_url}" in new[0].body
+        game.tick(
+            "21:02:00"
+        )  # the period ends: its report goes to the new thread, the orders of the old count
+        report = dat_posts(game, game.bot.ref.key)[-1]
+        assert report.trip == BOT_TRIP and report.body.startswith("【ピリオド1 更新】")
+        assert "アリス: 2（差" in report.body
+        assert game.store.thread(first.id).status == "moved"
+    finally:
+        game.close()
+
+
+def test_the_game_follows_the_gms_next_thread(tmp_path: Path) -> None:
+    game = Game(tmp_path)
+    try:
+        game.tick()
+        key = open_thread(game.board.data, "test", "数当てスレ その2", "GMが立てました")
+        url = f"{game.board.server.url}/test/read.cgi/test/{key}/"
+        game.clock.at("20:10:00")
+        game.post(f"次スレ {url}", name=GM)
+        game.tick()
+        assert game.bot.ref.key == key
+        echo = [p for p in game.board.posts() if p.trip == BOT_TRIP][-1]
+        assert re.search(r"【GM】次スレに移ります: .*" + key, echo.body)
+        game.clock.at("20:20:00")
+        game.board.key = key  # players now write in the new thread
+        game.post("＜予想＞77", name="ボブ")
+        game.tick()
+        assert "＜予想＞77" in game.last()
+    finally:
+        game.close()

@@ -1,0 +1,161 @@
+"""`threadgm verify` recomputes every roll of a real bot thread, and catches tampering;
+secret rolls stay hidden after the day's key is out, until revealed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scheduler import main
+from tests.bot_harness import BOT_TRIP, LocalBoard
+from tests.test_scheduler_faults import Clock, make_bot
+
+
+@pytest.fixture
+def played(tmp_path: Path):
+    """A thread where the bot answered ordinary and secret dice, published the day's key the next day,
+    and revealed the secret roll."""
+    board = LocalBoard.start(tmp_path / "board")
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    plain = board.post("dice2d47=\n2D6>=7 判定\nchoice[北,南]")
+    table = board.post(
+        "【通常戦闘ダイス】\n基準『東京』\ndice1d5=\n1.勝利\n2.敗北\n3.逃走\n4.手を組む\n5.相打ち"
+    )
+    secret = board.post("S2D6+1 GMだけが知る")
+    bot.tick()
+    clock.advance(timedelta(days=1, minutes=5).total_seconds())  # past midnight and the reveal's grace
+    bot.tick()  # the day is over: its key is published
+    queued = bot.queue_reveal(secret)
+    bot.tick()
+    yield board, bot, (plain, table, secret), queued
+    board.close()
+
+
+def saved_dat(board: LocalBoard, tmp_path: Path) -> Path:
+    copy = tmp_path / f"{board.key}.dat"
+    shutil.copy(board.data / "test" / "dat" / f"{board.key}.dat", copy)
+    return copy
+
+
+def verify(*args: str):
+    return CliRunner().invoke(main, ["verify", *args])
+
+
+def test_the_secret_result_is_hidden_until_revealed(played) -> None:
+    board, _, (_, _, secret), queued = played
+    answer, revealed = board.replies_to(secret)  # the answer, then the reveal
+    assert revealed.split("\n")[1] == "【シークレットダイス公開】"
+    assert "シークレットダイスを振りました" in answer and "[" not in answer
+    assert re.search(rf"シークレット{secret}-0 鍵のハッシュ\(SHA-256\): [0-9a-f]{{64}}", answer)
+    assert "【シークレットダイス公開】" in queued and re.search(
+        r"\(2D6\+1\) ＞ \d+\[\d,\d\]\+1 ＞ \d+", queued
+    )
+    bodies = [p.body for p in board.posts() if p.trip == BOT_TRIP]
+    assert any("【シークレットダイス公開】" in body for body in bodies)
+
+
+def test_verify_a_saved_dat_and_the_thread_url(played, tmp_path: Path) -> None:
+    board, *_ = played
+    from_file = verify(str(saved_dat(board, tmp_path)))
+    assert from_file.exit_code == 0, from_file.output
+    assert f"ボット: ◆{BOT_TRIP}" in from_file.output
+    assert (
+        "回答 4 件を再計算: 一致 4 件、不一致 0 件" in from_file.output
+    )  # 3 answers and the revealed secret
+    assert "結果: すべて一致しました" in from_file.output
+    from_url = verify(board.url())
+    assert from_url.exit_code == 0 and "一致 4 件" in from_url.output
+    rawmode = tmp_path / f"rawmode-{board.key}.txt"
+    import requests
+
+    rawmode.write_bytes(requests.get(f"{board.server.url}/bbs/rawmode.cgi/local/test/{board.key}/").content)
+    assert "一致 4 件" in verify(str(rawmode)).output
+
+
+def test_a_tampered_roll_is_caught(played, tmp_path: Path) -> None:
+    board, _, (plain, *_), _ = played
+    dat = saved_dat(board, tmp_path)
+    text = dat.read_bytes().decode("cp932")
+    match = re.search(rf"&gt;&gt;{plain}<br>dice2d47=(\d+) (\d+) \((\d+)\)", text)
+    forged = f"&gt;&gt;{plain}<br>dice2d47={int(match[1]) % 47 + 1} {match[2]} ({(int(match[1]) % 47 + 1) + int(match[2])})"
+    dat.write_bytes(text.replace(match[0], forged).encode("cp932"))
+    result = verify(str(dat))
+    assert result.exit_code == 1
+    assert (
+        f">>{plain} への回答が再計算と一致しません" in result.output
+        and "結果: 一致しないものがあります" in result.output
+    )
+
+
+def test_a_tampered_key_is_caught(played, tmp_path: Path) -> None:
+    board, *_ = played
+    dat = saved_dat(board, tmp_path)
+    text = dat.read_bytes().decode("cp932")
+    key = re.search(r"鍵 \d{4}-\d{2}-\d{2}: ([0-9a-f]{64})", text)[1]
+    dat.write_bytes(text.replace(key, "0" * 64).encode("cp932"))
+    result = verify(str(dat))
+    assert result.exit_code == 1 and "公開したハッシュと一致しません" in result.output
+
+
+def test_answers_of_a_day_whose_key_is_not_out_are_not_yet_checkable(tmp_path: Path) -> None:
+    board = LocalBoard.start(tmp_path / "board")
+    try:
+        bot = make_bot(board, tmp_path, Clock())
+        board.post("dice1d6=")
+        bot.tick()
+        result = verify(board.url())
+        assert result.exit_code == 0
+        assert (
+            "再計算できる回答はありませんでした" in result.output and "まだ公開されていない" in result.output
+        )
+    finally:
+        board.close()
+
+
+def test_reveal_command_queues_for_the_running_bot(tmp_path: Path) -> None:
+    from tests.bot_harness import write_config
+
+    board = LocalBoard.start(tmp_path / "board")
+    try:
+        clock = Clock()
+        bot = make_bot(board, tmp_path, clock)
+        secret = board.post("Schoice[赤,青,黄]")
+        plain = board.post("dice1d6=")
+        bot.tick()
+        config = write_config(tmp_path / "c.toml", tmp_path / "bot.sqlite", board.url())
+        bot.store.close()
+        result = CliRunner().invoke(main, ["reveal", str(config), str(secret)])
+        assert result.exit_code == 0, result.output
+        assert "【シークレットダイス公開】" in result.output and re.search("(赤|青|黄)", result.output)
+        nothing = CliRunner().invoke(main, ["reveal", str(config), str(plain)])
+        assert nothing.exit_code == 1 and "シークレットダイスはありません" in nothing.output
+    finally:
+        board.close()
+
+
+def test_the_gm_reveals_a_secret_roll_with_a_signed_post(tmp_path: Path) -> None:
+    board = LocalBoard.start(tmp_path / "board")
+    try:
+        clock = Clock()
+        bot = make_bot(board, tmp_path, clock, gm_trips=("SyRJNUqZWYMT",))
+        secret = board.post("S1D100<=30 隠れて調べる")
+        bot.tick()
+        assert "シークレットダイスを振りました" in board.replies_to(secret)[0]
+        impostor = board.post(f"公開 >>{secret}", name="GM◆SyRJNUqZWYMT")  # typed ◆: no trip
+        bot.tick()
+        assert len(board.replies_to(secret)) == 1 and "GMのトリップではない" in board.replies_to(impostor)[0]
+        order = board.post(f"公開 >>{secret}", name="GM#threadgm-test-key")
+        bot.tick()
+        bot.tick()
+        assert f"【GM】>>{secret} のシークレットダイスを公開します" in board.replies_to(order)[0]
+        _, revealed = board.replies_to(secret)  # the answer, then the reveal
+        assert revealed.split("\n")[1] == "【シークレットダイス公開】"
+        assert re.search(r"\(1D100<=30\) ＞ \d+ ＞ (成功|失敗)", revealed)
+    finally:
+        board.close()
