@@ -13,15 +13,17 @@ The GM changes the clock without rewriting history, by adjustments applied in or
 - `Extension(n, new_deadline)`: period n closes at `new_deadline` instead (later or earlier, but after
   it opened); period n+1 then opens there. `PeriodClock.extension` builds one from a duration, an
   absolute moment or a bare clock time (the next such time after the current deadline).
-- `Pause(start, end)`: paused time does not count. Every boundary after `start` — the paused period's
-  deadline, every later regular boundary, and any deadline already moved past `start` — is pushed by
-  the paused length (end − start). So a 5-hour pause moves a daily 21:00 schedule to 02:00 from then
-  on, and a whole-day pause keeps the clock times. A boundary exactly at `start` has already come and
-  is not pushed. A grace already running when the pause starts is not stopped. `Pause(start)` with no
-  end pauses until a later `Resume(at)`, which closes it as if it had been `Pause(start, at)` in its
-  place; until then no deadline after `start` exists (None), except one the GM sets during the pause
-  with an Extension (the list position decides: a pause moves only what was set before it). Pauses
-  may not overlap.
+- `Pause(start, end)`: paused time does not count for the period it interrupts — the one whose deadline
+  is the first after `start` — which closes the paused length (end − start) later; so does any
+  deadline the GM had already moved past `start`. The schedule's own boundaries stay where the players
+  were told they are: the period after a pushed deadline opens off the grid and closes at the next
+  regular boundary (with `min_period`). So a 3-hour pause before a daily 21:00 deadline closes that
+  period at 00:00 and the next one at 21:00 as usual. A deadline exactly at `start` has already come
+  and is not pushed, nor is an early close. A grace already running when the pause starts is not
+  stopped. `Pause(start)` with no end pauses until a later `Resume(at)`, which closes it as if it had
+  been `Pause(start, at)` in its place; until then no deadline after `start` exists (None), except
+  one the GM sets during the pause with an Extension (the list position decides: a pause moves only
+  what was set before it). Pauses may not overlap.
 - `EarlyClose(n, at)`: period n ended at `at` (即時更新, or every player ready) and is resolved then,
   with no grace; period n+1 opens at `at` and closes at the next boundary (with `min_period`).
 
@@ -115,24 +117,10 @@ class _Timeline:
         self._resolves: list[datetime | None] = []
 
     def next_boundary(self, after: datetime) -> datetime | None:
-        """The first boundary strictly after `after`, every pause applied; None past an open pause."""
-        # Each pause maps a boundary b to b (b ≤ start) or b + length (b > start), in the order the pauses
-        # came. Pull `after` back through those maps (last first), take the schedule's next boundary,
-        # and push it forward through them again.
-        moment = after
-        for pause in reversed(self.pauses):
-            if moment < pause.start:
-                continue
-            if pause.end is None or moment < pause.end:
-                moment = pause.start
-            else:
-                moment -= pause.end - pause.start
-        boundary = self.schedule.next_boundary(moment)
-        for pause in self.pauses:
-            if boundary > pause.start:
-                if pause.end is None:
-                    return None
-                boundary += pause.end - pause.start
+        """The schedule's first boundary strictly after `after`; None past the start of an open pause."""
+        boundary = self.schedule.next_boundary(after)
+        if self.pauses and self.pauses[-1].end is None and boundary > self.pauses[-1].start:
+            return None
         return boundary
 
     def on_grid(self, moment: datetime) -> bool:
@@ -244,11 +232,15 @@ def _fold(schedule: Schedule, start: datetime, adjustments: Sequence[Adjustment]
                     f"一時停止（{format_moment(pause.start, year=True)}から）が前の一時停止"
                     f"（{format_moment(pauses[-1].end, year=True)}まで）と重なっています"
                 )
-            # Deadlines the GM moved past the pause move with it; early closes happened and stay.
+            length = None if pause.end is None else pause.end - pause.start
+            # The interrupted period closes later; so do deadlines the GM moved past the pause.
+            # Early closes happened and stay.
+            interrupted = max(timeline.period_at(pause.start + _TICK), 1)
+            if interrupted not in fixed and (deadline := timeline.deadline(interrupted)) is not None:
+                fixed[interrupted] = _Fixed(deadline, early=False)
             for number, entry in fixed.items():
                 if not entry.early and entry.at is not None and entry.at > pause.start:
-                    moved = None if pause.end is None else entry.at + (pause.end - pause.start)
-                    fixed[number] = _Fixed(moved, early=False)
+                    fixed[number] = _Fixed(None if length is None else entry.at + length, early=False)
             timeline = _Timeline(schedule, start, (*pauses, pause), fixed)
         elif isinstance(adjustment, Extension):
             _check_period(adjustment.period)

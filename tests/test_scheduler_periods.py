@@ -217,7 +217,8 @@ def test_gm_pause_resume_extend_and_resolve_now(game: Game) -> None:
     game.clock.at("22:21:00")
     game.post("即時更新", name=GM)
     game.tick()
-    assert any(body.startswith("【ピリオド1 更新】") for body in game.bot_posts())
+    (update,) = [body for body in game.bot_posts() if body.startswith("【ピリオド1 更新】")]
+    assert "次 ピリオド2 締切 12/01 23:00" in update  # back on the hourly schedule after the pause
     audit = [entry.kind for entry in game.store.log_entries("guess")]
     assert audit.count("gm") == 4 and {"pause", "resume", "extend", "early"} <= set(audit)
 

@@ -608,12 +608,13 @@ def test_resolved_periods_cannot_change():
 # --- pauses --------------------------------------------------------------------------------------------
 
 
-def test_closed_pause_pushes_every_later_boundary():
+def test_closed_pause_pushes_the_interrupted_deadline_and_the_schedule_stays():
     clock = daily_clock(Pause(jst(2026, 11, 29, 15), jst(2026, 11, 29, 17)))
     assert clock.deadline(1) == jst(2026, 11, 29, 12)
     assert clock.deadline(2) == jst(2026, 11, 29, 23)
-    assert clock.deadline(3) == jst(2026, 11, 30, 14)
-    assert clock.deadline(4) == jst(2026, 11, 30, 23)
+    # The times the players were told come back at once.
+    assert clock.deadline(3) == jst(2026, 11, 30, 12)
+    assert clock.deadline(4) == jst(2026, 11, 30, 21)
     assert clock.resolve_at(2) == jst(2026, 11, 29, 23, 2)
     assert clock.pause_at(jst(2026, 11, 29, 16)) == Pause(jst(2026, 11, 29, 15), jst(2026, 11, 29, 17))
     assert clock.pause_at(jst(2026, 11, 29, 17)) is None
@@ -625,6 +626,29 @@ def test_pause_of_whole_days_keeps_the_clock_times():
     assert clock.deadline(3) == jst(2026, 12, 2, 12)
     # Nothing came due while paused.
     assert clock.periods_due(1, jst(2026, 12, 1, 20)) == ()
+
+
+def test_the_period_after_a_pushed_deadline_is_never_shorter_than_min_period():
+    # 21:00 pushed to 11:30 the next morning; 12:00 is too near, so period 3 runs to 21:00.
+    clock = daily_clock(Pause(jst(2026, 11, 29, 20), jst(2026, 11, 30, 10, 30)), min_period="1h")
+    assert clock.deadline(2) == jst(2026, 11, 30, 11, 30)
+    assert clock.deadline(3) == jst(2026, 11, 30, 21)
+    assert daily_clock(Pause(jst(2026, 11, 29, 20), jst(2026, 11, 30, 10, 30))).deadline(3) == jst(
+        2026, 11, 30, 12
+    )
+
+
+def test_a_pause_on_an_interval_schedule_keeps_the_anchor():
+    clock = PeriodClock(
+        parse_schedule({"interval": "6h", "anchor": "2026-11-29 12:00"}),
+        START,
+        [Pause(jst(2026, 11, 29, 13), jst(2026, 11, 29, 15))],
+    )
+    assert [clock.deadline(n) for n in (1, 2, 3)] == [
+        jst(2026, 11, 29, 12),
+        jst(2026, 11, 29, 20),
+        jst(2026, 11, 30, 0),
+    ]
 
 
 def test_boundary_at_the_pause_start_has_come():
@@ -639,7 +663,7 @@ def test_two_pauses_add_up():
         Pause(jst(2026, 11, 29, 18), jst(2026, 11, 29, 20)),
     )
     assert clock.deadline(2) == jst(2026, 11, 30, 0)
-    assert clock.deadline(3) == jst(2026, 11, 30, 15)
+    assert clock.deadline(3) == jst(2026, 11, 30, 12)
 
 
 def test_open_pause_and_resume():
@@ -668,7 +692,7 @@ def test_pause_moves_deadlines_set_before_it_but_not_after():
         Pause(jst(2026, 11, 29, 15), jst(2026, 11, 29, 16)), Extension(2, jst(2026, 11, 29, 22))
     )
     assert after.deadline(2) == jst(2026, 11, 29, 22)
-    assert after.deadline(3) == jst(2026, 11, 30, 13)
+    assert after.deadline(3) == jst(2026, 11, 30, 12)
     # A deadline the GM sets while paused stands; the period after it waits for the resume.
     during = daily_clock(Pause(jst(2026, 11, 29, 15)), Extension(2, jst(2026, 11, 29, 22)))
     assert during.deadline(2) == jst(2026, 11, 29, 22)
@@ -784,22 +808,23 @@ def test_early_close_errors():
 
 
 def test_a_later_pause_does_not_move_an_early_close():
-    # The close happened; only what was still ahead of the pause start moves.
+    # The close happened, so the period the pause interrupted has nothing left to push.
     clock = daily_clock(
         EarlyClose(2, jst(2026, 11, 29, 18)), Pause(jst(2026, 11, 29, 17), jst(2026, 11, 29, 19))
     )
     assert clock.deadline(2) == jst(2026, 11, 29, 18)
-    assert clock.deadline(3) == jst(2026, 11, 29, 23)
+    assert clock.deadline(3) == jst(2026, 11, 29, 21)
 
 
-def test_early_close_inside_a_pause_keeps_the_pushed_boundary_ahead():
-    # 21:00 is pushed to 00:00 by the pause; a close at 21:30, inside the pause, still has it ahead.
+def test_early_close_inside_a_pause_replaces_the_pushed_deadline():
+    # 21:00 was pushed to 00:00 by the pause; the GM closed at 21:30 instead, and the period after it
+    # runs to the next time on the schedule.
     clock = daily_clock(
         Pause(jst(2026, 11, 29, 20), jst(2026, 11, 29, 23)), EarlyClose(2, jst(2026, 11, 29, 21, 30))
     )
     assert clock.deadline(2) == jst(2026, 11, 29, 21, 30)
-    assert clock.deadline(3) == jst(2026, 11, 30, 0)
-    assert clock.deadline(4) == jst(2026, 11, 30, 15)
+    assert clock.deadline(3) == jst(2026, 11, 30, 12)
+    assert clock.deadline(4) == jst(2026, 11, 30, 21)
 
 
 def test_early_close_during_an_open_pause():
@@ -828,8 +853,8 @@ def test_rebuilding_from_stored_adjustments_gives_the_same_clock():
             jst(2026, 11, 29, 18),
             jst(2026, 11, 29, 21, 30),
             jst(2026, 11, 30, 22),
-            jst(2026, 12, 1, 12, 30),
-            jst(2026, 12, 1, 21, 30),
+            jst(2026, 12, 1, 12),
+            jst(2026, 12, 1, 21),
         ]
     )
 
