@@ -93,15 +93,29 @@ def make_request(
 def kill(state: State, name: str, cause: str, events: Events) -> None:
     """Eliminate a participant. The mastermind (until its final battle) only fakes its death: the thread
     sees it fall, but it stays in play as 「正体のわからない何者か」 and may lose a life."""
+    kill_together(state, [name], cause, events)
+
+
+def kill_together(state: State, names: list[str], cause: str, events: Events) -> None:
+    """Eliminate several at one stroke (相打ち): all fall before any leaves its group, so a group they
+    shared is not said to go on with one of them just before that one falls too."""
+    fallen = [name for name in names if _fall(state, name, cause, events)]
+    # A mastermind faking its death stays alive underneath: it leaves first, so that it is never the one
+    # a dissolving group is said to leave on its own.
+    mm = state.mastermind
+    for name in sorted(fallen, key=lambda name: mm is None or name != mm.name):
+        _detach(state, name, events)
+
+
+def _fall(state: State, name: str, cause: str, events: Events) -> bool:
     if not is_alive(state, name):
-        return
+        return False
     if state.battle is not None:
         state.battle.dead.append(name)
     mm = state.mastermind
     label = shown(state, name)
     if mm is not None and mm.name == name and cause != "final":
         events.append(Died(name, label, cause, mm.hidden))
-        _detach(state, name, events)
         if not mm.hidden:
             state.eliminated.append(name)
             mm.hidden = True
@@ -109,13 +123,13 @@ def kill(state: State, name: str, cause: str, events: Events) -> None:
         events.append(Secret(f"黒幕『{name}』は死んだふりをして姿を隠した（表向きは脱落）"))
         if state.options.mastermind_death_costs_life:
             lose_life(state, "戦闘で倒された", events)
-        return
+        return True
     events.append(Died(name, label, cause))
-    _detach(state, name, events)
     state.status[name] = DEAD
     if not (mm is not None and mm.name == name and mm.hidden):
         state.eliminated.append(name)
     bump(state, "eliminations")
+    return True
 
 
 def finish(state: State, kind: str, winners: list[str], team: str, events: Events) -> None:
@@ -160,7 +174,10 @@ def leave_group(state: State, name: str, events: Events, *, quiet: bool = False)
     if not quiet:
         events.append(Said(f"{quoted(state, name)}は団体{gid}を抜けて単独行動に戻った"))
     if len(members) < 2:
-        dissolve(state, gid, events, f"団体{gid}は一人になったため解散")
+        alone = any(is_alive(state, member) for member in members)
+        dissolve(
+            state, gid, events, f"団体{gid}は" + ("一人になったため解散" if alone else "全員脱落して消滅")
+        )
 
 
 def dissolve(state: State, gid: str, events: Events, why: str) -> None:

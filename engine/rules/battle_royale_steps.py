@@ -26,6 +26,7 @@ from engine.rules.battle_royale_ops import (
     entrants,
     finish,
     kill,
+    kill_together,
     leave_group,
     make_request,
     narrating,
@@ -471,8 +472,7 @@ def _battle_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequ
                 Step("end_battle"),
             )
         else:
-            for name in fighters:
-                kill(state, name, "相打ち", events)
+            kill_together(state, list(fighters), "相打ち", events)
             push(state, Step("end_battle"))
     return outcome
 
@@ -529,8 +529,7 @@ def _infight_outcome(state: State, battle: Battle, outcome: str, events: Events)
         kill(state, battle.base, "仲間割れで敗北", events)
     else:
         bump(state, "mutual_kills")
-        kill(state, battle.base, "相打ち", events)
-        kill(state, battle.opponent, "相打ち", events)
+        kill_together(state, [battle.base, battle.opponent], "相打ち", events)
     push(state, Step("infight_after_check"), Step("end_battle"))
 
 

@@ -11,6 +11,9 @@ import pytest
 from engine.report import Heading, Line, Section
 from engine.rng import SeededSource
 from engine.rules import battle_royale as br
+from engine.rules.battle_royale_events import Died, Said
+from engine.rules.battle_royale_ops import kill_together
+from engine.rules.battle_royale_state import Mastermind, is_alive
 from engine.rules.battle_royale_tables import BOT_TABLE_NAMES
 from parser.battle_royale import find_die_templates
 from tests.engine.rules.battle_royale_helpers import play_recorded, prepared
@@ -275,3 +278,28 @@ def test_summary_every_n_battles() -> None:
     text = reports[-1].plain
     assert "【戦況まとめ（第2戦終了時点）】" in text and "脱落順：『宮城』" in text and "逃走1回" in text
     assert not any("戦況まとめ" in r.plain for r in reports[:-1])
+
+
+@pytest.mark.parametrize("order", [("秋田", "青森"), ("青森", "秋田")])
+def test_a_mutual_kill_inside_a_pair_reads_in_order(order: tuple[str, str]) -> None:
+    # Both fall at one stroke: the pair is not said to leave one of them alone just before it falls too.
+    state = prepared(["秋田", "青森", "岩手"], groups=[["秋田", "青森"]])
+    events: list[object] = []
+    kill_together(state, list(order), "相打ち", events)
+    said = [e.text if isinstance(e, Said) else f"{e.label}脱落" for e in events if isinstance(e, Said | Died)]
+    assert said == [f"{order[0]}脱落", f"{order[1]}脱落", "団体1は全員脱落して消滅"]
+    assert state.groups == {} and state.group_of == {}
+
+
+@pytest.mark.parametrize("order", [("秋田", "青森"), ("青森", "秋田")])
+def test_a_mastermind_faking_death_in_a_mutual_kill_is_never_left_in_the_group(
+    order: tuple[str, str],
+) -> None:
+    # It stays alive underneath; were it the last one in the pair, the thread would read that it went on alone.
+    state = prepared(["秋田", "青森", "岩手"], groups=[["秋田", "青森"]])
+    state.mastermind = Mastermind(name="秋田")
+    events: list[object] = []
+    kill_together(state, list(order), "相打ち", events)
+    public = "\n".join(e.text for e in events if isinstance(e, Said))
+    assert public == "団体1は全員脱落して消滅"
+    assert is_alive(state, "秋田") and state.mastermind.hidden and not is_alive(state, "青森")
