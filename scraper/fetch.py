@@ -1,8 +1,8 @@
 """Incremental reading of a thread: as cheap for the board as a reader can be, and never wrong.
 
 2ch dat (the protocol doc §1.6, as JDim does it):
-- the first read takes the whole dat; later reads ask `Range: bytes=(size-1)-` with
-  `If-Modified-Since` — 304 (or Apache's 206 with the single `\\n`) means nothing new;
+- the first read takes the whole dat (gzip welcome); later reads ask `Range: bytes=(size-1)-` with
+  `If-Modified-Since` and no gzip — 304 (or Apache's 206 with the single `\\n`) means nothing new;
 - a 206 must start with the `\\n` that ended the last line held, else the held copy no longer matches
   the board (a post was deleted) and the whole dat is read again;
 - 416 with a size below ours means the dat shrank (a deletion): read it all again; otherwise nothing
@@ -111,7 +111,8 @@ def _complete_lines(data: bytes) -> bytes:
 def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
     if state.size <= 0:
         return _full_dat(session, ref, state, note="first read")
-    headers = {"Range": f"bytes={state.size - 1}-"}
+    # A range of a gzip answer would count compressed bytes; ask for the file as it is on disk.
+    headers = {"Range": f"bytes={state.size - 1}-", "Accept-Encoding": "identity"}
     if state.last_modified:
         headers["If-Modified-Since"] = state.last_modified
     response = _get(session, ref.dat_url, headers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import threading
 import time
@@ -72,6 +73,29 @@ def test_first_read_then_idle_then_new_posts(board: Board) -> None:
         (3, "三番"),
     ]
     assert grown.transferred == grown.state.size - first.state.size + 1
+
+
+def test_gzip_only_for_whole_reads(board: Board) -> None:
+    """A board that compresses what it may: the whole dat comes gzipped and is decoded; a Range asks
+    for the file as stored, since a range of a compressed answer counts compressed bytes."""
+
+    def compress(request, forward) -> Response:
+        answer = forward()
+        if "gzip" in request.headers.get("Accept-Encoding", "") and answer.status_code == 200:
+            answer.set_data(gzip.compress(answer.get_data()))
+            answer.headers["Content-Encoding"] = "gzip"
+        return answer
+
+    board.script.script("GET", "/test/dat/", compress, times=None)
+    session = make_session()
+    first = fetch(session, board.ref(), FetchState())
+    assert [p.body for p in first.new_posts] == ["一番"]
+    assert "gzip" in board.script.seen[-1][2]["Accept-Encoding"]
+    board.post("二番")
+    grown = fetch(session, board.ref(), first.state)
+    assert [p.body for p in grown.new_posts] == ["二番"]
+    assert board.script.seen[-1][2]["Accept-Encoding"] == "identity"
+    assert grown.state.size == len((board.data / "test" / "dat" / f"{board.key}.dat").read_bytes())
 
 
 def test_a_deletion_is_detected_and_the_thread_read_again(board: Board) -> None:
