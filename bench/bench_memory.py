@@ -1,0 +1,117 @@
+"""Memory: what the bot holds while it works, and what it leaves on disk.
+
+- the bot catching up on a 900-post thread in one poll (900 new posts, 90 dice commands among them,
+  all answered, several to a post): Python's peak allocation during that poll (tracemalloc), the process's peak RSS,
+  and the SQLite store's size afterwards;
+- one naval period of 10,000 orders on 2,000 islands, and one whole 47-prefecture battle royale:
+  peak allocation while resolving.
+
+tracemalloc slows Python down several times, so no time is printed here; the speed benchmarks run
+without it.
+"""
+
+from __future__ import annotations
+
+import resource
+import tempfile
+import tracemalloc
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from bench.bench_naval import orders_text, scenario
+from board.admin import open_thread
+from board.posting import JST, Client, WriteForm
+from board.server import BoardServer, make_app
+from engine.rng import SeededSource
+from engine.rules import battle_royale as br
+from engine.rules import naval
+from parser.naval_orders import parse_orders_file
+from scheduler import BotConfig, GameConfig, ThreadBot
+from scraper.fetch import make_session
+from store.db import Store
+
+POSTS = 900
+PLAYER = Client("192.0.2.60", {"NAME": "", "MAIL": ""})
+MiB = 1024 * 1024
+
+
+def peak_of(action: Callable[[], object]) -> tuple[object, int]:
+    """What `action` returns, and the peak of Python allocations while it ran, in bytes."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        result = action()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+def rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+def bot_catch_up() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        app = make_app(data / "board", ["bench"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+        with BoardServer(app) as server:
+            key = open_thread(data / "board", "bench", "千レスのスレ", "ダイスどうぞ")
+            url = f"{server.url}/test/read.cgi/bench/{key}/"
+            store = Store(data / "bot.sqlite")
+            game = GameConfig("bench", "dice", url)
+            bot = ThreadBot(
+                game, BotConfig(name="ベンチ#bench-mem"), store, make_session(), lambda: datetime.now(JST)
+            )
+            bot.tick()  # joins: the commitment post
+            for n in range(POSTS):
+                message = f"dice2d6= {n}番" if n % 10 == 0 else f"{n}番目の雑談です。" * 3
+                app.posting.write(WriteForm("bench", key, "", "", message), PLAYER)
+            before = rss_mib()
+            result, peak = peak_of(bot.tick)
+            answers = store.db["outbox"].count_where("state = 'sent'")
+            dat = (data / "board" / "bench" / "dat" / f"{key}.dat").read_text("cp932")
+            answered = sum(line.count("&gt;&gt;") for line in dat.splitlines() if "◆" in line)
+            size = sum(f.stat().st_size for f in data.glob("bot.sqlite*"))
+            print(
+                f"bot, one poll reading {POSTS} new posts and answering {answered} dice posts "
+                f"in {answers - 1} posts: "
+                f"peak Python allocation {peak / MiB:.1f} MiB, process peak RSS {rss_mib():.0f} MiB "
+                f"(was {before:.0f}); store {size / 1024:.0f} KiB on disk"
+            )
+            assert result.read == "new", result
+
+
+def naval_period() -> None:
+    state = naval.initial_state(scenario())
+    orders = parse_orders_file(orders_text())
+    resolution, peak = peak_of(lambda: naval.resolve_period(state, orders, SeededSource(b"bench-naval" * 3)))
+    print(
+        f"naval, one period of {len(orders)} orders on {len(state.islands)} islands "
+        f"({len(resolution.results)} results): peak {peak / MiB:.1f} MiB"
+    )
+
+
+def battle_royale_game() -> None:
+    def play() -> int:
+        state = br.initial_state(br.default_scenario())
+        source = SeededSource(b"bench-memory-br" * 2)
+        steps = 0
+        while br.next_die(state) is not None:
+            state, *_ = br.play_step(state, source)
+            steps += 1
+        return steps
+
+    steps, peak = peak_of(play)
+    print(f"battle royale, one 47-prefecture game ({steps} dice): peak {peak / MiB:.1f} MiB")
+
+
+def main() -> None:
+    bot_catch_up()
+    naval_period()
+    battle_royale_game()
+
+
+if __name__ == "__main__":
+    main()
