@@ -65,7 +65,7 @@ class BoardWriter:
             return self._send_jbbs(ref.write_url, ref.read_url, fields)
         fields = {"bbs": ref.board, "key": ref.key, "time": str(int(time.time()))}
         fields |= {"FROM": self.name, "mail": self.mail, "MESSAGE": body, "submit": "書き込む"}
-        return self._send_2ch(ref, fields)
+        return self._send_2ch(ref.write_url, ref.read_url, fields)
 
     def new_thread(self, ref: ThreadRef, title: str, body: str) -> WriteOutcome:
         """Open a thread on `ref`'s board; `WriteOutcome.key` is the new thread's key when known."""
@@ -76,19 +76,20 @@ class BoardWriter:
             return self._send_jbbs(ref.new_thread_url, ref.board_url, fields)
         fields = {"bbs": ref.board, "time": str(int(time.time())), "subject": title}
         fields |= {"FROM": self.name, "mail": self.mail, "MESSAGE": body, "submit": "新規スレッド作成"}
-        return self._send_2ch(ref, fields)
+        return self._send_2ch(ref.write_url, ref.board_url, fields)
 
     # -- 2ch ------------------------------------------------------------------------------------
 
-    def _send_2ch(self, ref: ThreadRef, fields: dict[str, str]) -> WriteOutcome:
-        outcome, page = self._post(ref.write_url, ref.read_url, fields, "cp932")
+    def _send_2ch(self, url: str, referer: str, fields: dict[str, str]) -> WriteOutcome:
+        """`referer` is the page the form was on: the thread for a reply, the board for a new thread."""
+        outcome, page = self._post(url, referer, fields, "cp932")
         if outcome is not None:
             return outcome
         if "2ch_X:cookie" in page or "書き込み確認" in _title(page):
             hidden = _hidden_fields(page) or fields
             hidden["submit"] = CONFIRM_SUBMIT
-            log.info("%s: confirming the cookie page", ref.read_url)
-            outcome, page = self._post(ref.write_url, ref.read_url, hidden, "cp932")
+            log.info("%s: confirming the cookie page", referer)
+            outcome, page = self._post(url, referer, hidden, "cp932")
             if outcome is not None:
                 return outcome
             if "2ch_X:cookie" in page:

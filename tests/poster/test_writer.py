@@ -80,6 +80,10 @@ def test_replies_and_new_threads_on_the_local_board(board, dialect: str) -> None
     opened = writer.new_thread(ref, "次スレ", "新しいスレ")
     assert opened.posted and opened.key and opened.key != key
     assert (data / "test" / "dat" / f"{opened.key}.dat").exists()
+    # Each form says where it was filled in, as a browser would: the thread, or the board's page.
+    referers = [headers.get("Referer") for method, _, headers in script.seen if method == "POST"]
+    assert referers[: 2 + confirms] == [ref.read_url] * (2 + confirms)
+    assert set(referers[2 + confirms :]) == {ref.board_url}
 
 
 def test_unreachable_board_and_timeouts(board) -> None:
