@@ -1,8 +1,9 @@
 """Writing to boards: 2ch `bbs.cgi` (with the cookie confirmation) and したらば `write.cgi`.
 
 Every answer of a board is read into one `WriteOutcome` (the protocol doc's decision table):
-- posted: 書きこみました, `2ch_X:true`, or a redirect;
-- the 書き込み確認 page (`2ch_X:cookie`): re-sent once with its hidden fields and the cookies it set;
+- posted: 書きこみました (in the title, or in open2ch's first <font>), `2ch_X:true`, or a redirect;
+- the 書き込み確認 page (`2ch_X:cookie`, or 確認 where open2ch puts its status): re-sent once with its
+  hidden fields and the cookies it set;
 - retry: samba (`593 N sec たたないと`), 503 (`N秒ぐらい`), したらば's `あと N 秒`, a read-only board,
   a 5xx or a connection that never reached the board — wait, then send again;
 - wait_for_others: 連続投稿 (501): the bot wrote too many of the last posts; only others can unblock it;
@@ -85,7 +86,7 @@ class BoardWriter:
         outcome, page = self._post(url, referer, fields, "cp932")
         if outcome is not None:
             return outcome
-        if "2ch_X:cookie" in page or "書き込み確認" in _title(page):
+        if is_confirmation(page):
             hidden = _hidden_fields(page) or fields
             hidden["submit"] = CONFIRM_SUBMIT
             log.info("%s: confirming the cookie page", referer)
@@ -134,7 +135,7 @@ class BoardWriter:
 def classify(page: str) -> WriteOutcome:
     """A board's answer page as an outcome (both dialects; the texts do not overlap)."""
     title = _title(page)
-    if "書きこみました" in title or "2ch_X:true" in page:
+    if "書きこみました" in _status(page) or "2ch_X:true" in page:
         key = _KEY_IN_URL.search(page)
         return WriteOutcome("posted", title, key=key[1] if key else None)
     message = _error_text(page)
@@ -158,6 +159,18 @@ def _never_sent(error: requests.RequestException) -> bool:
         return True
     reason = getattr(error.args[0], "reason", None) if error.args else None
     return isinstance(error, requests.ConnectionError) and isinstance(reason, NewConnectionError)
+
+
+def is_confirmation(page: str) -> bool:
+    """Whether an answer is the 書き込み確認 page, to be passed by posting its form again."""
+    status = _status(page)
+    return "2ch_X:cookie" in page or ("確認" in status and "ＥＲＲＯＲ" not in status)
+
+
+def _status(page: str) -> str:
+    """Where a board says how a post went: the title, and for open2ch the first <font> element."""
+    font = regex.search(r"<font[^>]*>(.*?)</font>", page, regex.IGNORECASE | regex.DOTALL)
+    return _title(page) + " " + (regex.sub(r"<[^>]+>", "", font[1]) if font else "")
 
 
 def _title(page: str) -> str:

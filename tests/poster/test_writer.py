@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from board.admin import open_thread
 from board.server import make_app
-from poster.writer import BoardWriter, classify
+from poster.writer import BoardWriter, classify, is_confirmation
 from scraper.refs import ThreadRef
 from tests.conftest import shared_path
 from tests.scripted import scripted_server
@@ -45,11 +45,22 @@ def test_captured_ex0ch_answers() -> None:
         ("<title>ERROR!</title><h2>ERROR: 多重書き込みです。あと 26 秒お待ちください。</h2>", "retry"),
         ("<title>ERROR!</title><h2>ERROR: スレッドストップです。</h2>", "closed"),
         ("<html><title>書きこみました</title></html>", "posted"),
+        # open2ch: the status is the first <font> element, under a title of its own
+        ("<title>おーぷん2ちゃんねる</title><font size=+1 color=#FF0000>書きこみました。</font>", "posted"),
+        ("<title>おーぷん</title><font color=red><b>ＥＲＲＯＲ：本文がありません！</b></font>", "rejected"),
         ("<html>何かのページ</html>", "rejected"),
     ],
 )
 def test_board_answers(text: str, kind: str) -> None:
     assert classify(text).kind == kind
+
+
+def test_confirmation_pages_are_told_from_errors() -> None:
+    assert is_confirmation(captured("bbs_cgi_cookie_confirm.html"))
+    assert is_confirmation("<title>おーぷん</title><font size=4>書き込み確認します。</font>")
+    assert not is_confirmation(captured("bbs_cgi_error_593_samba.html"))
+    assert not is_confirmation("<title>ＥＲＲＯＲ！</title><font>ＥＲＲＯＲ：確認してください</font>")
+    assert not is_confirmation(captured("bbs_cgi_success_reply.html"))
 
 
 @pytest.fixture
