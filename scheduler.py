@@ -28,7 +28,7 @@ from engine.schedule import ScheduleError, parse_schedule
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 from poster.markup import PostLimits, render_posts
 from poster.outbox import OutboxSender, comparable
-from poster.writer import BoardWriter
+from poster.writer import BoardWriter, board_reason
 from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, make_session
 from scraper.post import Post
 from scraper.refs import Dialect, NotAThreadURL, ThreadRef
@@ -298,6 +298,8 @@ def roll_dice_command(rands: str | None, as_json: bool, command: str) -> None:
 # == the bot =====================================================================================
 
 JST = timezone(timedelta(hours=9), "JST")
+ROLLOVER_RETRY = timedelta(minutes=10)
+ROLLOVER_RETRY_MAX = timedelta(hours=2)
 log = logging.getLogger("threadgm")
 
 
@@ -475,6 +477,9 @@ class ThreadBot:
         self.sender = OutboxSender(store, self.writer, clock, self.is_own)
         self.limits: BoardLimits | None = None
         self.last_poll: datetime | None = None
+        # After a refused new thread (スレッド立てすぎ on ex0ch lasts until others open threads), wait
+        # before asking the board again; the wait doubles up to ROLLOVER_RETRY_MAX.
+        self.rollover_retry: tuple[datetime, timedelta] | None = None
         self.queued = 0  # posts queued in the current poll, for the log
         self.ruleset = load_ruleset(game.rules)
         self.periodic = self.ruleset is not None and not self.ruleset.immediate
@@ -1169,14 +1174,31 @@ class ThreadBot:
         from engine.report import line, report
         from poster import threads
 
+        if self.rollover_retry is not None and now < self.rollover_retry[0]:
+            return f"next thread: trying again at {self.rollover_retry[0]:%H:%M:%S}"
         title = threads.next_title(self.game.title or self._title())
         body = threads.first_post(self.ruleset.NAME if self.ruleset else "ダイス", self.ref.read_url)
         outcome = self.writer.new_thread(self.ref, title, body)
         if not outcome.posted or outcome.key is None:
+            wait = ROLLOVER_RETRY if self.rollover_retry is None else self.rollover_retry[1] * 2
+            wait = min(wait, ROLLOVER_RETRY_MAX)
+            self.rollover_retry = (now + wait, wait)
             log.error(
-                "%s: could not open the next thread: %s %s", self.game.id, outcome.kind, outcome.message
+                "%s: could not open the next thread (%s: %s); trying again in %d min",
+                self.game.id,
+                outcome.kind,
+                outcome.message,
+                wait.total_seconds() // 60,
             )
+            if old_writable:  # once per thread (the outbox id): the GM can open it and say 次スレ
+                self._queue(
+                    [report(line(threads.open_failed_notice(board_reason(outcome.message))))],
+                    f"{self.game.id}/{self.ref.key}/next-failed",
+                    "next",
+                    now,
+                )
             return f"next thread not opened: {outcome.message}"
+        self.rollover_retry = None
         target = self.ref.with_key(outcome.key)
         if old_writable:
             self._queue(

@@ -32,3 +32,10 @@ def first_post(game_name: str, previous_url: str) -> str:
 
 def moved_notice(next_url: str) -> str:
     return f"次スレを立てました: {next_url}"
+
+
+def open_failed_notice(reason: str) -> str:
+    return (
+        f"次スレを立てられませんでした（{reason}）。しばらくして立て直します。"
+        "GMさんが立てた場合は、このスレに「次スレ URL」と書き込んでください"
+    )

@@ -179,12 +179,21 @@ def _title(page: str) -> str:
 
 
 def _error_text(page: str) -> str:
-    """The board's own words: ex0ch puts them after `2ch_X:error`, したらば in the body."""
+    """The board's own words: ex0ch puts them after `2ch_X:error`, したらば in the body. The copy of
+    the form some error pages show below is left out: its name field holds the bot's trip key."""
     soup = BeautifulSoup(page, "html.parser")
     for tag in soup(["title", "head", "script", "style"]):
         tag.decompose()
     text = " ".join(soup.get_text(" ").split())
-    return text[:500]
+    return text.split("名前：", 1)[0].strip()[:500]
+
+
+def board_reason(message: str) -> str:
+    """A refusal in a few words fit for a thread: ex0ch's `ＥＲＲＯＲ：heading`, else the start."""
+    heading = regex.search(r"ＥＲＲＯＲ[：:]\s*(\S+)", message)
+    if heading:
+        return heading[1]
+    return message[:40] or "掲示板の返答が読めません"
 
 
 def _hidden_fields(page: str) -> dict[str, str]:

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from werkzeug.wrappers import Response
 
 from board.admin import open_thread, update_settings
 from scraper.dat import parse_dat
@@ -66,5 +67,58 @@ def test_the_game_follows_the_gms_next_thread(tmp_path: Path) -> None:
         game.post("＜予想＞77", name="ボブ")
         game.tick()
         assert "＜予想＞77" in game.last()
+    finally:
+        game.close()
+
+
+TATESUGI = (
+    "<html><head><title>ＥＲＲＯＲ！</title></head><!-- 2ch_X:error --><body>"
+    "<b>ＥＲＲＯＲ：スレッド立てすぎ</b><br>スレッド立てすぎです。もうちょいもちついてください。"
+    "</body></html>"
+).encode("cp932")
+
+
+def test_a_refused_next_thread_is_said_once_retried_later_and_the_gm_can_point_the_way(
+    tmp_path: Path,
+) -> None:
+    # ex0ch refuses a host's new thread until others have opened five (スレッド立てすぎ): the bot
+    # must not hammer bbs.cgi every poll, and the players must hear why no next part came.
+    game = Game(tmp_path, rollover_at=3)
+    try:
+        update_settings(game.board.data, "test", {"BBS_THREAD_STOP": "11"})
+        opens = game.board.script.script(
+            "POST",
+            "/test/bbs.cgi",
+            lambda request, forward: Response(TATESUGI, content_type="text/html; charset=Shift_JIS"),
+            times=None,
+            when=lambda request: b"subject=" in request.get_data(),
+        )
+        first = game.bot.ref
+        game.tick()  # post 2: the opening
+        game.clock.at("20:10:00")
+        for text in ("＜予想＞1", "雑談", "雑談", "雑談", "雑談"):
+            game.post(text)
+        game.tick()  # the receipt leaves 3 posts: the next part is asked for, and refused
+        assert opens.used == 1 and game.bot.ref == first
+        for seconds in ("20:10:05", "20:10:10", "20:15:00"):
+            game.tick(seconds)
+        assert opens.used == 1  # no new attempt before the wait is over
+        notices = [body for body in game.bot_posts() if body.startswith("次スレを立てられませんでした")]
+        assert notices == [
+            "次スレを立てられませんでした（スレッド立てすぎ）。しばらくして立て直します。"
+            "GMさんが立てた場合は、このスレに「次スレ URL」と書き込んでください"
+        ]
+        game.tick("20:20:01")
+        assert opens.used == 2  # tried again after 10 minutes; the next wait is 20
+        game.tick("20:30:00")
+        assert (
+            opens.used == 2
+            and len([b for b in game.bot_posts() if b.startswith("次スレを立てられませんでした")]) == 1
+        )
+
+        key = open_thread(game.board.data, "test", "数当てスレ その2", "GMが立てました")
+        game.post(f"次スレ {game.board.server.url}/test/read.cgi/test/{key}/", name=GM)
+        game.tick("20:31:00")
+        assert game.bot.ref.key == key
     finally:
         game.close()

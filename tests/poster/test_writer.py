@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from board.admin import open_thread
 from board.server import make_app
-from poster.writer import BoardWriter, classify, is_confirmation
+from poster.writer import BoardWriter, board_reason, classify, is_confirmation
 from scraper.refs import ThreadRef
 from tests.conftest import shared_path
 from tests.scripted import scripted_server
@@ -118,3 +118,17 @@ def test_unreachable_board_and_timeouts(board) -> None:
         release.set()
     finally:
         module.TIMEOUT = original
+
+
+def test_refusals_in_a_few_words_and_never_with_the_trip_key(board) -> None:
+    assert board_reason(
+        "ＥＲＲＯＲ：スレッド立てすぎ スレッド立てすぎです。もうちょいもちついてください。"
+    ) == ("スレッド立てすぎ")
+    assert board_reason("ERROR: スレッドストップです。") == "ERROR: スレッドストップです。"
+    assert board_reason("") == "掲示板の返答が読めません"
+    # The local board's error page shows the form below the error, the name field's #key included.
+    server, _, key, _ = board
+    ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/")
+    refused = BoardWriter(requests.Session(), "ボット#秘密の鍵").reply(ref, "")
+    assert refused.kind == "rejected" and "本文がありません" in refused.message
+    assert "秘密の鍵" not in refused.message
