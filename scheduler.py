@@ -1480,7 +1480,10 @@ def demo_command(host: str, port: int, data: Path) -> None:
 
     _setup_logging(False)
     data.mkdir(parents=True, exist_ok=True)
-    app = make_app(data / "board", ["demo"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+    # A playground: none of the real boards' brakes (samba, 連投, スレッド立てすぎ).
+    app = make_app(
+        data / "board", ["demo"], defaults={"BBS_SAMBATIME": "0", "timeclose": "", "BBS_THREAD_TATESUGI": "0"}
+    )
     try:
         server = BoardServer(app, host, port).start()
     except OSError as error:

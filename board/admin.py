@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from board.errors import PostError
-from board.posting import Client, PostingService, WriteForm, Written
+from board.posting import ADMIN_ADDRESS, Client, PostingService, WriteForm, Written
 from board.storage import BoardStore
 
-ADMIN_CLIENT = Client("board-admin", {"NAME": "", "MAIL": ""})
+ADMIN_CLIENT = Client(ADMIN_ADDRESS, {"NAME": "", "MAIL": ""})
 
 
 def delete_post(data: Path, board: str, key: str, number: int) -> None:

@@ -20,6 +20,7 @@ from board import text
 from board.dat import DatPost, format_date, over_limit
 from board.errors import SAMBA, PostError
 from board.ids import daily_id
+from board.settings import Settings
 from board.storage import THREAD_KEY, Board, BoardNotFound, BoardStore
 from board.tripcode import dat_name, key_bytes, split_name, trip_for_key
 
@@ -67,17 +68,39 @@ class NeedsConfirmation:
 Outcome = Written | NeedsConfirmation | PostError
 
 
-class _Regulation:
-    """Samba (seconds between one client's posts on a board) and 連投 (share of a thread's last posts).
+# The board's owner (board-admin): like an ex0ch cap, not held to the new-thread limits.
+ADMIN_ADDRESS = "board-admin"
 
-    Kept in memory like ex0ch's short logs: a restart forgets who posted a moment ago.
+
+class _Regulation:
+    """Samba (seconds between one client's posts on a board), 連投 (share of a thread's last posts) and
+    スレッド立てすぎ (share of a board's last new threads, or too many new threads in the last hours).
+
+    Kept in memory: a restart forgets who posted a moment ago.
     """
 
     def __init__(self, monotonic: Callable[[], float]) -> None:
         self._monotonic = monotonic
         self._last_attempt: dict[tuple[str, str], tuple[float, int]] = {}
         self._recent_hosts: dict[tuple[str, str], deque[str]] = defaultdict(lambda: deque(maxlen=64))
+        self._new_threads: dict[str, deque[tuple[str, float]]] = defaultdict(lambda: deque(maxlen=256))
         self._lock = threading.Lock()
+
+    def too_many_threads(self, board: str, client: str, settings: Settings) -> bool:
+        """ex0ch's two checks: the client opened COUNT2 of the board's last THREAD_TATESUGI threads, or
+        the board got TATESUGI_COUNT new threads in the last TATESUGI_HOUR hours (0 = off)."""
+        last, share = settings.number("BBS_THREAD_TATESUGI"), settings.number("BBS_TATESUGI_COUNT2")
+        hours, count = settings.number("BBS_TATESUGI_HOUR"), settings.number("BBS_TATESUGI_COUNT")
+        with self._lock:
+            opened = list(self._new_threads[board])
+        if last and share and [host for host, _ in opened[-last:]].count(client) >= share:
+            return True
+        since = self._monotonic() - hours * 3600
+        return bool(hours and count) and sum(1 for _, at in opened if at >= since) >= count
+
+    def opened(self, board: str, client: str) -> None:
+        with self._lock:
+            self._new_threads[board].append((client, self._monotonic()))
 
     def samba(self, board: str, client: str, window: int) -> PostError | None:
         """ex0ch counts every attempt, refused ones too: hammering the button keeps the door shut."""
@@ -179,12 +202,18 @@ class PostingService:
             ):
                 return PostError(501)
 
+        elif client.address != ADMIN_ADDRESS and self._regulation.too_many_threads(
+            board.name, client.address, settings
+        ):
+            return PostError(500)
+
         now = self.clock()
         shown_name = dat_name(name, trip) if trip else name or settings.get("BBS_NONAME_NAME", "名無しさん")
         if form.key is None:
             post = DatPost(shown_name, mail, self._date_id(board, client, now, starter=True), body, subject)
             key = board.create_thread(int(now.timestamp()), post)
             self._regulation.wrote(board.name, key, client.address)
+            self._regulation.opened(board.name, client.address)
             return Written(board.name, key, 1, new_thread=True)
 
         first = board.posts(form.key)[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from board.admin import open_thread
 from board.errors import PostError
 from tests.board.conftest import BoardHarness, new_thread, post_2ch, sjis_form
 
@@ -38,7 +39,7 @@ def test_subject_txt_and_setting_txt_are_cp932_in_the_documented_shape(harness: 
     client = harness.client()
     first = new_thread(client, title="一つ目")
     harness.clock.advance(1)
-    second = new_thread(client, title="二つ目")
+    second = new_thread(harness.client("192.0.2.2"), title="二つ目")  # one host may not open both
     harness.clock.advance(1)
     post_2ch(client, key=first, MESSAGE="age")  # aged: back to the top
     harness.clock.advance(1)
@@ -256,6 +257,45 @@ def test_samba_refuses_quick_posts_with_the_seconds_to_wait(harness: BoardHarnes
     ).get_data().decode("cp932")
     harness.clock.advance(10)
     assert "書きこみました" in post_2ch(client, key=key, MESSAGE="待った").get_data().decode("cp932")
+
+
+def test_one_host_opens_one_of_the_last_five_threads(harness: BoardHarness) -> None:
+    # ex0ch's defaults: BBS_THREAD_TATESUGI=5, BBS_TATESUGI_COUNT2=1.
+    opener = harness.client("192.0.2.1")
+    new_thread(opener, title="一つ目")
+    page = error_of(post_2ch(opener, subject="二つ目", MESSAGE="もう一つ"))
+    assert "ＥＲＲＯＲ：スレッド立てすぎ" in page and "もうちょいもちついてください。" in page
+    assert "書きこみました" in post_2ch(
+        opener, key=new_thread(harness.client("192.0.2.9")), MESSAGE="返信はいい"
+    ).get_data().decode("cp932")
+    for host in range(2, 6):  # four more hosts open threads: the first one has left the last five
+        harness.clock.advance(1)
+        new_thread(harness.client(f"192.0.2.{host}"), title=f"{host}番目")
+    assert "書きこみました" in post_2ch(opener, subject="また立てる", MESSAGE="本文").get_data().decode(
+        "cp932"
+    )
+    # The board's owner is not held to it, and the limit is a setting.
+    open_thread(harness.data, "test", "管理人", "管理人のスレ")
+    open_thread(harness.data, "test", "管理人2", "管理人のスレ")
+    harness.board.update_settings({"BBS_THREAD_TATESUGI": "0"})
+    assert "書きこみました" in post_2ch(opener, subject="設定で解除", MESSAGE="本文").get_data().decode(
+        "cp932"
+    )
+
+
+def test_the_last_hours_limit_counts_every_host(harness: BoardHarness) -> None:
+    harness.board.update_settings(
+        {"BBS_THREAD_TATESUGI": "0", "BBS_TATESUGI_HOUR": "1", "BBS_TATESUGI_COUNT": "3"}
+    )
+    for host in range(1, 4):
+        new_thread(harness.client(f"192.0.2.{host}"), title=f"{host}")
+    assert "ＥＲＲＯＲ：スレッド立てすぎ" in error_of(
+        post_2ch(harness.client("192.0.2.7"), subject="4", MESSAGE="x")
+    )
+    harness.clock.advance(3601)
+    assert "書きこみました" in post_2ch(
+        harness.client("192.0.2.7"), subject="4", MESSAGE="x"
+    ).get_data().decode("cp932")
 
 
 def test_consecutive_posts_rule_waits_for_others(harness: BoardHarness) -> None:

@@ -11,8 +11,12 @@ def text(response) -> str:
     return response.get_data().decode("euc_jp")
 
 
-def open_jbbs_thread(harness: BoardHarness, title: str = "したらばスレ", message: str = "一番") -> str:
-    response = post_jbbs(harness.client(), "test", None, SUBJECT=title, NAME="", MAIL="", MESSAGE=message)
+def open_jbbs_thread(
+    harness: BoardHarness, title: str = "したらばスレ", message: str = "一番", address: str = "192.0.2.1"
+) -> str:
+    response = post_jbbs(
+        harness.client(address), "test", None, SUBJECT=title, NAME="", MAIL="", MESSAGE=message
+    )
     page = text(response)
     assert "<title>書きこみました</title>" in page, page
     return re.search(r"/bbs/read.cgi/local/test/(\d+)/", page)[1]
@@ -33,7 +37,7 @@ def test_write_cgi_opens_threads_and_replies_without_a_cookie_page(harness: Boar
 def test_subject_txt_repeats_its_first_line_at_the_end(harness: BoardHarness) -> None:
     first = open_jbbs_thread(harness, "一つ目")
     harness.clock.advance(1)
-    second = open_jbbs_thread(harness, "二つ目")
+    second = open_jbbs_thread(harness, "二つ目", address="192.0.2.2")  # one host may not open both
     response = harness.client().get("/local/test/subject.txt")
     assert response.headers["Content-Type"] == "text/plain; charset=EUC-JP"
     assert text(response) == f"{second}.cgi,二つ目(1)\n{first}.cgi,一つ目(1)\n{second}.cgi,二つ目(1)\n"
