@@ -12,7 +12,7 @@ typed by a poster and is not a trip.
 from __future__ import annotations
 
 import regex
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from bs4 import BeautifulSoup, Comment, NavigableString, ParserRejectedMarkup, Tag
 
 from scraper.post import Post, parse_date
 
@@ -21,8 +21,16 @@ _SOURCE_BREAK = regex.compile(r"\r?\n[ \t]*")
 _DT_LINE = regex.compile(r"^\s*(?P<number>\d+)\s*：(?P<name>.*)：(?P<date>[^：]*)$", regex.DOTALL)
 
 
+# A `<!` that opens neither a comment nor the doctype (`<![`, `<!x`): Python's HTML parser gives up on
+# the whole page over one of these, and no board writes them on purpose.
+_STRAY_DECLARATION = regex.compile(r"<!(?!--|doctype)", regex.IGNORECASE)
+
+
 def parse_read_cgi(page: str) -> list[Post]:
-    soup = BeautifulSoup(page, "html.parser")
+    try:
+        soup = BeautifulSoup(page, "html.parser")
+    except ParserRejectedMarkup:
+        soup = BeautifulSoup(_STRAY_DECLARATION.sub("&lt;!", page), "html.parser")
     posts = [post for div in soup.select("div.post") if (post := _from_div(div)) is not None]
     if not posts:
         posts = [post for dt in soup.find_all("dt") if (post := _from_dt(dt)) is not None]
@@ -92,6 +100,10 @@ def _from_dt(dt: Tag) -> Post | None:
     # html.parser nests an unclosed <dt>'s <dd> inside it; take the <dd> out before reading the head
     dd = dt.find("dd")
     dd = dd.extract() if dd is not None else dt.find_next_sibling("dd")
+    if dd is not None:
+        # ...and the next posts' unclosed <dt>s inside that <dd>: they are read on their own
+        for later in dd.find_all("dt"):
+            later.extract()
     inner = dt.decode_contents()
     match = _DT_LINE.match(inner)
     if not match:

@@ -98,3 +98,11 @@ def test_5ch_style_and_classic_pages() -> None:
     (old,) = parse_read_cgi(classic)
     assert (old.number, old.name, old.trip, old.mail, old.id) == (3, "GM", "WokonZwxw2", "sage", "xyz")
     assert old.body == "本文\n二行目"
+
+
+def test_unclosed_classic_posts_and_a_stray_declaration() -> None:
+    # Classic pages never close <dt>/<dd>, so each <dd> holds every later post; and Python's HTML
+    # parser rejects a whole page over one `<![` or `<!x` (found by fuzzing). Each post reads alone.
+    page = """<dl class="thread"><dt>4 ：<b>名無し</b>：2015/01/01(木) 00:00:00.00 ID:xyz<dd> dice1d6= <![ 変な行 <br><br>
+    <dt>5 ：<b>名無し</b>：2015/01/01(木) 00:00:01.00 ID:abc<dd> 次 <!x> <br><br></dl>"""
+    assert [(p.number, p.body) for p in parse_read_cgi(page)] == [(4, "dice1d6= <![ 変な行"), (5, "次 <!x>")]
