@@ -33,6 +33,7 @@ from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, make_sessio
 from scraper.post import Post
 from scraper.refs import Dialect, NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, fetch_limits
+from scraper.subject import still_listed
 from store.db import PeriodRecord, PostRecord, Store
 
 DEFAULT_BOARD_DATA = Path("var/board")
@@ -549,9 +550,22 @@ class ThreadBot:
             log.warning("%s: could not read the thread: %s (trying again next poll)", self.game.id, error)
             return TickResult(read="error", note=str(error))
         if result.outcome == "gone":
+            # One answer is not enough to give a game up: a proxy or a maintenance page can say 404
+            # for a moment. The board's own thread list decides.
+            if still_listed(self.session, self.ref) is not False:
+                log.warning(
+                    "%s: the board answered %s for the thread, but it may still be there (subject.txt "
+                    "lists it or could not be read); trying again next poll",
+                    self.game.id,
+                    result.note,
+                )
+                return TickResult(read="error", note=result.note)
             self.store.set_thread_status(self.thread_id, "gone", result.note)
             log.error(
-                "%s: the thread is gone from the board (%s); stopping this game", self.game.id, result.note
+                "%s: the thread is gone from the board (%s, and subject.txt no longer lists it); "
+                "stopping this game",
+                self.game.id,
+                result.note,
             )
             return TickResult(read="gone", note=result.note)
         fresh = self.store.record_fetch(

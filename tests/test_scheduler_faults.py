@@ -255,3 +255,21 @@ def test_malformed_and_hostile_posts_get_a_clear_answer_or_none(board, tmp_path)
     (limited,) = board.replies_to(hostile)
     assert "21件目以降のダイスは無視しました" in limited
     assert board.replies_to(chat) == []
+
+
+def test_a_passing_404_does_not_end_the_game_but_a_dat_drop_does(board, tmp_path, caplog) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"Not Found", status=404))
+    with caplog.at_level(logging.WARNING):
+        assert bot.tick().read == "error"  # subject.txt still lists it: a hiccup, not the end
+    assert "trying again next poll" in caplog.text
+    bot.tick()
+    assert answers(board, number) == 1
+
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"Not Found", status=404))
+    board.script.script("GET", "/test/subject.txt", lambda r, f: Response(b"1111111111.dat<>other (1)\n"))
+    with caplog.at_level(logging.ERROR):
+        assert bot.tick().read == "gone"
+    assert "subject.txt no longer lists it" in caplog.text
