@@ -27,7 +27,7 @@ from engine.ruleset import Ruleset
 from engine.schedule import ScheduleError, parse_schedule
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 from poster.markup import PostLimits, render_posts
-from poster.outbox import OutboxSender, comparable
+from poster.outbox import OutboxSender, SendResult, comparable
 from poster.writer import BoardWriter, board_reason
 from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, make_session
 from scraper.post import Post
@@ -577,13 +577,19 @@ class ThreadBot:
             now=now,
             is_own=self.is_own,
         )
-        self.sender.reconcile(self.thread_id)
+        # Whether an unconfirmed post landed can only be told from a whole read: a cut answer may
+        # end just before it. Sending waits too, so answers keep their order.
+        if result.complete:
+            self.sender.reconcile(self.thread_id)
         self.queued = 0
         follow = self._process_posts(now)
         if self.periodic:
             self._run_periods(now)
         last_number = result.state.last_number
-        sent = self.sender.send(self.ref, self.thread_id, last_number, self._others_after)
+        if result.complete:
+            sent = self.sender.send(self.ref, self.thread_id, last_number, self._others_after)
+        else:
+            sent = SendResult(waiting="the read ended inside a post: sending after a whole read")
         tick = TickResult(
             result.outcome, sum(not post.own for post in fresh), self.queued, sent.sent, sent.waiting or ""
         )

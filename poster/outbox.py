@@ -22,6 +22,8 @@ from store.db import OutboxRecord, PostRecord, Store
 
 log = logging.getLogger(__name__)
 
+MAX_REST = timedelta(hours=1)  # the longest wait between resends to a board that keeps failing
+
 
 def comparable(text: str) -> str:
     """Text as a board gives it back: entities resolved, line ends and trailing spaces dropped."""
@@ -59,7 +61,10 @@ class OutboxSender:
                 self.store.mark_sent(row.id, self.clock(), landed.number)
                 log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, row.id, landed.number)
             else:
-                self.store.mark_unsent(row.id, "not found in the thread after an unconfirmed send")
+                not_before = datetime.fromisoformat(row.not_before) if row.not_before else None
+                self.store.mark_unsent(
+                    row.id, "not found in the thread after an unconfirmed send", not_before=not_before
+                )
                 log.warning("%s: outbox %s did not land; it will be sent again", thread_id, row.id)
 
     def _find_landed(self, thread_id: str, row: OutboxRecord) -> PostRecord | None:
@@ -73,6 +78,8 @@ class OutboxSender:
         self, ref: ThreadRef, thread_id: str, last_number: int, others_after: Callable[[int], bool]
     ) -> SendResult:
         """Send what is due, in order. `others_after(n)` says whether someone else wrote after post n."""
+        if self.store.outbox(thread_id, ["sending"]):
+            return SendResult(waiting="an unconfirmed post must be looked for in the thread first")
         sent = 0
         for row in self.store.outbox(thread_id, ["pending"]):
             now = self.clock()
@@ -99,7 +106,13 @@ class OutboxSender:
             self.store.drop(row.id, outcome.message)
             return None
         if outcome.kind == "uncertain":
-            return SendResult(waiting=f"unconfirmed: {outcome.message}")  # stays `sending`: read first
+            # stays `sending`: the thread is read first; a board in trouble gets longer and longer rests
+            not_before = None
+            if outcome.retry_after:
+                rest = min(outcome.retry_after * 2 ** max(row.attempts, 0), MAX_REST.total_seconds())
+                not_before = now + timedelta(seconds=rest)
+            self.store.mark_unconfirmed(row.id, outcome.message, not_before=not_before)
+            return SendResult(waiting=f"unconfirmed: {outcome.message}")
         if outcome.kind == "retry":
             wait = timedelta(seconds=outcome.retry_after or 60)
             self.store.mark_unsent(row.id, outcome.message, not_before=now + wait)

@@ -5,12 +5,15 @@ Every answer of a board is read into one `WriteOutcome` (the protocol doc's deci
 - the 書き込み確認 page (`2ch_X:cookie`, or 確認 where open2ch puts its status): re-sent once with its
   hidden fields and the cookies it set;
 - retry: samba (`593 N sec たたないと`), 503 (`N秒ぐらい`), したらば's `あと N 秒`, a read-only board,
-  a 5xx or a connection that never reached the board — wait, then send again;
+  or a connection that never reached the board — wait, then send again;
 - wait_for_others: 連続投稿 (501): the bot wrote too many of the last posts; only others can unblock it;
 - closed: stopped (200), full (201, スレッドストップ), moved (202), gone (902), too big (206);
-- uncertain: the request left but no answer came (a read timeout), or 二重かきこ: the post may have
-  landed — the caller must read the thread before sending again;
-- rejected: anything else the board refused; sending the same text again would fail the same way.
+- uncertain: the request left but no answer came (a read timeout), an HTTP 5xx (a proxy's 502/504
+  can follow a written post), or 二重かきこ: the post may have landed — the caller must read the
+  thread before sending again;
+- rejected: any other error page; sending the same text again would fail the same way.
+A page that is neither (a maintenance page, a board's own layout) is uncertain too. An uncertain
+answer with `retry_after` also says how long to rest before sending again if the post did not land.
 """
 
 from __future__ import annotations
@@ -126,8 +129,9 @@ class BoardWriter:
             key = _KEY_IN_URL.search(response.headers["Location"])
             return WriteOutcome("posted", "redirect", key=key[1] if key else None), ""
         if response.status_code >= 500:
+            # A proxy's 502/504 can come after the board wrote the post: only the thread can tell.
             return WriteOutcome(
-                "retry", f"the board answered HTTP {response.status_code}", retry_after=60
+                "uncertain", f"the board answered HTTP {response.status_code}", retry_after=60
             ), ""
         return None, response.content.decode(encoding, errors="replace")
 
@@ -150,7 +154,12 @@ def classify(page: str) -> WriteOutcome:
         return WriteOutcome("closed", message)
     if "読取専用" in message:
         return WriteOutcome("retry", message, retry_after=300)
-    return WriteOutcome("rejected", message or title or "the board gave an answer threadgm does not know")
+    if regex.search(r"ERROR|ＥＲＲＯＲ|エラー", title + " " + message, regex.IGNORECASE):
+        return WriteOutcome("rejected", message or title)
+    # A page that is neither a success nor an error may be either: read the thread, then decide.
+    return WriteOutcome(
+        "uncertain", f"an answer threadgm does not know: {message or title}"[:300], retry_after=60
+    )
 
 
 def _never_sent(error: requests.RequestException) -> bool:

@@ -56,6 +56,7 @@ class FetchResult:
     transferred: int  # body bytes received
     since: int = 0  # the last number held before this read
     note: str = ""  # why a full read happened, or what the board said
+    complete: bool = True  # False when the answer ended inside a line: the thread has more than was read
 
     @property
     def new_posts(self) -> list[Post]:
@@ -140,13 +141,14 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
             ref.read_url,
             len(data) - 1 - len(fresh),
         )
+    complete = len(fresh) == len(data) - 1
     if not fresh:
-        return FetchResult([], _validator(state, response), "unchanged", len(data))
+        return FetchResult([], _validator(state, response), "unchanged", len(data), complete=complete)
     posts = parse_dat(fresh.decode(ref.encoding, errors="replace"), state.last_number + 1)
     new_state = replace(
         _validator(state, response), size=state.size + len(fresh), last_number=posts[-1].number
     )
-    return FetchResult(posts, new_state, "new", len(data))
+    return FetchResult(posts, new_state, "new", len(data), complete=complete)
 
 
 def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note: str) -> FetchResult:
@@ -169,7 +171,12 @@ def _dat_result(
     if note:
         log.info("%s: full read (%s)", ref.read_url, note)
     return FetchResult(
-        posts, new_state, outcome if posts or state.size else "unchanged", len(data), note=note
+        posts,
+        new_state,
+        outcome if posts or state.size else "unchanged",
+        len(data),
+        note=note,
+        complete=len(whole) == len(data),
     )
 
 
@@ -188,11 +195,18 @@ def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState)
         return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
-    text = _complete_lines(response.content).decode(ref.encoding, errors="replace")
-    posts = [post for post in parse_rawmode(text) if post.number > state.last_number]
+    whole = _complete_lines(response.content)
+    complete = len(whole) == len(response.content)
+    posts = [
+        post
+        for post in parse_rawmode(whole.decode(ref.encoding, errors="replace"))
+        if post.number > state.last_number
+    ]
     if not posts:
-        return FetchResult([], state, "unchanged", len(response.content))
-    return FetchResult(posts, replace(state, last_number=posts[-1].number), "new", len(response.content))
+        return FetchResult([], state, "unchanged", len(response.content), complete=complete)
+    return FetchResult(
+        posts, replace(state, last_number=posts[-1].number), "new", len(response.content), complete=complete
+    )
 
 
 def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:

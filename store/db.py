@@ -328,6 +328,15 @@ class Store:
                 {"state": "sent", "sent_at": now.isoformat(), "sent_number": number, "last_error": None},
             )
 
+    def mark_unconfirmed(self, outbox_id: str, error: str, *, not_before: datetime | None = None) -> None:
+        """Sent, but the board's answer did not say whether it was written: stays `sending` until the
+        thread is read, with when a resend may go if the post is not there."""
+        with self.transaction():
+            self.db["outbox"].update(
+                outbox_id,
+                {"last_error": error, "not_before": not_before.isoformat() if not_before else None},
+            )
+
     def mark_unsent(
         self, outbox_id: str, error: str, *, not_before: datetime | None = None, wait_after: int = 0
     ) -> None:
