@@ -2,10 +2,12 @@
 
 A post to send is stored (`pending`) in the same transaction that decided it. Before the request
 leaves, the row becomes `sending` (committed), with the thread's last post number. It becomes `sent`
-only when the board confirms. A row found `sending` later — the bot crashed, or the board never
-answered — is not simply sent again: the thread is read first, and if a post of the bot's with that
-text appeared after the recorded number, the row is marked sent instead. Rows go out in order; the
-first one that cannot go (samba, 連投, a closed thread) holds the ones after it.
+only when the board confirms. A row found `sending` later — the bot crashed, or the board's answer
+was lost or said nothing clear — is not simply sent again: the thread is read first, and if a post of
+the bot's with that text appeared after the recorded number, the row is marked sent instead; it is
+judged lost only after LANDING_TIME (or the rest a failing board was given), and only then sent
+again. While a row is `sending`, nothing else goes. Rows go out in order; the first one that cannot
+go (samba, 連投, a closed thread) holds the ones after it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from store.db import OutboxRecord, PostRecord, Store
 log = logging.getLogger(__name__)
 
 MAX_REST = timedelta(hours=1)  # the longest wait between resends to a board that keeps failing
+# How long a post whose answer was lost may take to show up: a slow board can still be writing it
+# when the bot reads the thread next, and a resend then would post it twice.
+LANDING_TIME = timedelta(seconds=20)
 
 
 def comparable(text: str) -> str:
@@ -52,7 +57,8 @@ class OutboxSender:
         self.is_own = is_own
 
     def reconcile(self, thread_id: str) -> None:
-        """Settle rows left `sending`: found in the thread → sent; not found → pending again."""
+        """Settle rows left `sending`: found in the thread → sent; not found once their time to land
+        is over → pending again (sent at once); not found before that → looked for again next read."""
         for row in self.store.outbox(thread_id, ["sending"]):
             landed = self._find_landed(thread_id, row)
             if landed is not None:
@@ -60,11 +66,15 @@ class OutboxSender:
                     self.store.mark_own(thread_id, landed.number)
                 self.store.mark_sent(row.id, self.clock(), landed.number)
                 log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, row.id, landed.number)
-            else:
-                not_before = datetime.fromisoformat(row.not_before) if row.not_before else None
-                self.store.mark_unsent(
-                    row.id, "not found in the thread after an unconfirmed send", not_before=not_before
+            elif row.not_before and datetime.fromisoformat(row.not_before) > self.clock():
+                log.info(
+                    "%s: outbox %s not in the thread yet; looking again until %s",
+                    thread_id,
+                    row.id,
+                    row.not_before,
                 )
+            else:
+                self.store.mark_unsent(row.id, "not found in the thread after an unconfirmed send")
                 log.warning("%s: outbox %s did not land; it will be sent again", thread_id, row.id)
 
     def _find_landed(self, thread_id: str, row: OutboxRecord) -> PostRecord | None:
@@ -87,7 +97,7 @@ class OutboxSender:
                 return SendResult(sent, waiting=f"the board asked to wait until {row.not_before}")
             if row.wait_after and not others_after(row.wait_after):
                 return SendResult(sent, waiting="連続投稿: waiting for someone else to write")
-            self.store.mark_sending(row.id, last_number)
+            self.store.mark_sending(row.id, last_number, settle_after=now + LANDING_TIME)
             outcome = self.writer.reply(ref, row.body)
             result = self._settle(row, outcome, last_number)
             if result is not None:
@@ -107,11 +117,12 @@ class OutboxSender:
             return None
         if outcome.kind == "uncertain":
             # stays `sending`: the thread is read first; a board in trouble gets longer and longer rests
-            not_before = None
+            rest = LANDING_TIME.total_seconds()
             if outcome.retry_after:
-                rest = min(outcome.retry_after * 2 ** max(row.attempts, 0), MAX_REST.total_seconds())
-                not_before = now + timedelta(seconds=rest)
-            self.store.mark_unconfirmed(row.id, outcome.message, not_before=not_before)
+                rest = max(
+                    rest, min(outcome.retry_after * 2 ** max(row.attempts, 0), MAX_REST.total_seconds())
+                )
+            self.store.mark_unconfirmed(row.id, outcome.message, not_before=now + timedelta(seconds=rest))
             return SendResult(waiting=f"unconfirmed: {outcome.message}")
         if outcome.kind == "retry":
             wait = timedelta(seconds=outcome.retry_after or 60)

@@ -14,7 +14,8 @@ If-Modified-Since is sent only with a Last-Modified at least a second older than
 the board's clock has one-second steps, and a post in the same second would otherwise be missed.
 
 したらば rawmode: `N-` from the next number; deleted posts are gaps. HTML read.cgi: `N-` too, posts
-at or below the last number are dropped.
+at or below the last number are dropped, and a page that stops before `</html>` keeps its last post
+for the next read. A read cut short says so (`complete`), so nothing is settled on it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import logging
 from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
 
+import regex
 import requests
 
 from scraper.dat import parse_dat
@@ -142,12 +144,13 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
             len(data) - 1 - len(fresh),
         )
     complete = len(fresh) == len(data) - 1
+    # The board's Last-Modified names the file as sent; with bytes held back, what is held is older
+    # than that, and If-Modified-Since would hide the rest until the next post.
+    validated = _validator(state, response) if complete else replace(state, last_modified=None)
     if not fresh:
-        return FetchResult([], _validator(state, response), "unchanged", len(data), complete=complete)
+        return FetchResult([], validated, "unchanged", len(data), complete=complete)
     posts = parse_dat(fresh.decode(ref.encoding, errors="replace"), state.last_number + 1)
-    new_state = replace(
-        _validator(state, response), size=state.size + len(fresh), last_number=posts[-1].number
-    )
+    new_state = replace(validated, size=state.size + len(fresh), last_number=posts[-1].number)
     return FetchResult(posts, new_state, "new", len(data), complete=complete)
 
 
@@ -166,7 +169,8 @@ def _dat_result(
     whole = _complete_lines(data)
     posts = parse_dat(whole.decode(ref.encoding, errors="replace"))
     last = posts[-1].number if posts else 0
-    new_state = FetchState(size=len(whole), last_modified=_trusted_validator(response), last_number=last)
+    validator = _trusted_validator(response) if len(whole) == len(data) else None
+    new_state = FetchState(size=len(whole), last_modified=validator, last_number=last)
     outcome = "full" if state.size else "new"
     if note:
         log.info("%s: full read (%s)", ref.read_url, note)
@@ -209,6 +213,9 @@ def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState)
     )
 
 
+_PAGE_END = regex.compile(r"</html\s*>\s*$", regex.IGNORECASE)
+
+
 def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
     url = ref.read_url + (f"{state.last_number + 1}-" if state.last_number else "")
     response = _get(session, url)
@@ -218,9 +225,17 @@ def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) ->
         raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
     page = response.content.decode(_page_encoding(response, ref), errors="replace")
     posts = [post for post in parse_read_cgi(page) if post.number > state.last_number]
+    # A page cut short (a dropped connection, a proxy's limit) may end inside its last post: that one
+    # is read again next time rather than taken half.
+    complete = _PAGE_END.search(page[-512:]) is not None
+    if not complete:
+        log.info("%s: the page ends before </html>; its last post is read again next time", url)
+        posts = posts[:-1]
     if not posts:
-        return FetchResult([], state, "unchanged", len(response.content))
-    return FetchResult(posts, replace(state, last_number=posts[-1].number), "new", len(response.content))
+        return FetchResult([], state, "unchanged", len(response.content), complete=complete)
+    return FetchResult(
+        posts, replace(state, last_number=posts[-1].number), "new", len(response.content), complete=complete
+    )
 
 
 def _page_encoding(response: requests.Response, ref: ThreadRef) -> str:

@@ -312,13 +312,22 @@ class Store:
         with self._lock:
             return _record(OutboxRecord, self.db["outbox"].get(outbox_id))  # type: ignore[return-value]
 
-    def mark_sending(self, outbox_id: str, after_number: int) -> None:
-        """Committed before the request leaves: after a crash, a `sending` row means "look first"."""
+    def mark_sending(
+        self, outbox_id: str, after_number: int, *, settle_after: datetime | None = None
+    ) -> None:
+        """Committed before the request leaves: after a crash, a `sending` row means "look first".
+        `settle_after`: not to be judged lost before then (a slow board may still be writing it)."""
         with self.transaction():
             item = self.db["outbox"].get(outbox_id)
             after = item["after_number"] if item["state"] == "sending" else after_number
             self.db["outbox"].update(
-                outbox_id, {"state": "sending", "attempts": item["attempts"] + 1, "after_number": after}
+                outbox_id,
+                {
+                    "state": "sending",
+                    "attempts": item["attempts"] + 1,
+                    "after_number": after,
+                    "not_before": settle_after.isoformat() if settle_after else None,
+                },
             )
 
     def mark_sent(self, outbox_id: str, now: datetime, number: int | None = None) -> None:
@@ -330,7 +339,7 @@ class Store:
 
     def mark_unconfirmed(self, outbox_id: str, error: str, *, not_before: datetime | None = None) -> None:
         """Sent, but the board's answer did not say whether it was written: stays `sending` until the
-        thread is read, with when a resend may go if the post is not there."""
+        thread is read, and is not judged lost (nor sent again) before `not_before`."""
         with self.transaction():
             self.db["outbox"].update(
                 outbox_id,

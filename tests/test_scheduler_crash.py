@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl
 import pytest
 from werkzeug.wrappers import Response
 
+from poster.outbox import LANDING_TIME
 from tests.bot_harness import BOT_TRIP, ROOT, LocalBoard, check_dice_line, write_config
 
 
@@ -74,7 +75,8 @@ def test_sigkill_leaves_exactly_one_answer_with_the_same_numbers(
         assert len(landed) == (1 if moment == "sent_not_marked" else 0)
 
         bot = start_bot(config, log)
-        board.wait_for(lambda: board.replies_to(number), timeout=20)
+        # a post unconfirmed at the crash is judged lost only LANDING_TIME after it left
+        board.wait_for(lambda: board.replies_to(number), timeout=LANDING_TIME.total_seconds() + 25)
         time.sleep(2)  # several more polls
     finally:
         bot.send_signal(signal.SIGTERM)

@@ -98,6 +98,25 @@ def test_gzip_only_for_whole_reads(board: Board) -> None:
     assert grown.state.size == len((board.data / "test" / "dat" / f"{board.key}.dat").read_bytes())
 
 
+def test_a_read_cut_inside_a_post_is_not_validated(board: Board) -> None:
+    # The file did not change after the cut read: with its Last-Modified kept, If-Modified-Since would
+    # answer 304 and the held-back post would wait for the next one.
+    session = make_session()
+    first = fetch(session, board.ref(), FetchState())
+    board.post("二番")
+
+    def cut(request, forward):
+        answer = forward()
+        answer.set_data(answer.get_data()[:-10])
+        return answer
+
+    board.script.script("GET", "/test/dat/", cut)
+    partial = fetch(session, board.ref(), first.state)
+    assert not partial.complete and partial.new_posts == [] and partial.state.last_modified is None
+    rest = fetch(session, board.ref(), partial.state)
+    assert rest.complete and [p.body for p in rest.new_posts] == ["二番"]
+
+
 def test_a_deletion_is_detected_and_the_thread_read_again(board: Board) -> None:
     session = make_session()
     board.post("消される" * 30)
