@@ -67,7 +67,7 @@ class OutboxSender:
                 self.store.mark_sent(row.id, self.clock(), landed.number)
                 log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, row.id, landed.number)
             elif row.not_before and datetime.fromisoformat(row.not_before) > self.clock():
-                log.info(
+                log.debug(  # every poll until then; the warning was given when the answer was lost
                     "%s: outbox %s not in the thread yet; looking again until %s",
                     thread_id,
                     row.id,
