@@ -119,9 +119,7 @@ class OutboxSender:
             # stays `sending`: the thread is read first; a board in trouble gets longer and longer rests
             rest = LANDING_TIME.total_seconds()
             if outcome.retry_after:
-                rest = max(
-                    rest, min(outcome.retry_after * 2 ** max(row.attempts, 0), MAX_REST.total_seconds())
-                )
+                rest = max(rest, min(outcome.retry_after * 2**row.attempts, MAX_REST.total_seconds()))
             self.store.mark_unconfirmed(row.id, outcome.message, not_before=now + timedelta(seconds=rest))
             return SendResult(waiting=f"unconfirmed: {outcome.message}")
         if outcome.kind == "retry":

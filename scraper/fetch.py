@@ -106,9 +106,11 @@ def _trusted_validator(response: requests.Response) -> str | None:
         return None
 
 
-def _complete_lines(data: bytes) -> bytes:
+def _complete_lines(data: bytes) -> tuple[bytes, bool]:
+    """The whole lines of `data`, and whether that is all of it (no partial line held back)."""
     end = data.rfind(b"\n")
-    return data[: end + 1] if end >= 0 else b""
+    whole = data[: end + 1] if end >= 0 else b""
+    return whole, len(whole) == len(data)
 
 
 def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
@@ -136,14 +138,13 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     data = response.content
     if not data.startswith(b"\n"):
         return _full_dat(session, ref, state, note="held copy no longer matches (deleted post?)")
-    fresh = _complete_lines(data[1:])
-    if len(fresh) < len(data) - 1:
+    fresh, complete = _complete_lines(data[1:])
+    if not complete:
         log.info(
             "%s: the dat ends in the middle of a line (%d bytes held back); they are read again next time",
             ref.read_url,
             len(data) - 1 - len(fresh),
         )
-    complete = len(fresh) == len(data) - 1
     # The board's Last-Modified names the file as sent; with bytes held back, what is held is older
     # than that, and If-Modified-Since would hide the rest until the next post.
     validated = _validator(state, response) if complete else replace(state, last_modified=None)
@@ -166,10 +167,10 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
 def _dat_result(
     response: requests.Response, ref: ThreadRef, state: FetchState, data: bytes, *, full: bool, note: str
 ) -> FetchResult:
-    whole = _complete_lines(data)
+    whole, complete = _complete_lines(data)
     posts = parse_dat(whole.decode(ref.encoding, errors="replace"))
     last = posts[-1].number if posts else 0
-    validator = _trusted_validator(response) if len(whole) == len(data) else None
+    validator = _trusted_validator(response) if complete else None
     new_state = FetchState(size=len(whole), last_modified=validator, last_number=last)
     outcome = "full" if state.size else "new"
     if note:
@@ -180,7 +181,7 @@ def _dat_result(
         outcome if posts or state.size else "unchanged",
         len(data),
         note=note,
-        complete=len(whole) == len(data),
+        complete=complete,
     )
 
 
@@ -199,8 +200,7 @@ def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState)
         return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
-    whole = _complete_lines(response.content)
-    complete = len(whole) == len(response.content)
+    whole, complete = _complete_lines(response.content)
     posts = [
         post
         for post in parse_rawmode(whole.decode(ref.encoding, errors="replace"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import regex
 import requests
 
+from scraper import fetch
 from scraper.refs import ThreadRef
 
 _KEY = regex.compile(r"^(\d+)\.(?:dat<>|cgi,)", regex.MULTILINE)
-TIMEOUT = (5, 30)
 
 
 def listed_keys(text: str) -> set[str]:
@@ -23,7 +23,7 @@ def listed_keys(text: str) -> set[str]:
 def still_listed(session: requests.Session, ref: ThreadRef) -> bool | None:
     """Whether the board's subject.txt lists the thread; None when the list could not be read."""
     try:
-        response = session.get(ref.subject_url, timeout=TIMEOUT, allow_redirects=False)
+        response = session.get(ref.subject_url, timeout=fetch.TIMEOUT, allow_redirects=False)
     except requests.RequestException:
         return None
     if response.status_code != 200:
