@@ -146,21 +146,9 @@ class PostingService:
 
     def _write(self, board: Board, form: WriteForm, client: Client) -> Outcome:
         settings = board.settings
-        res_max = settings.res_max
-        if settings.get("BBS_READONLY", "none") not in ("", "none"):
-            return PostError(203)
-        if form.key is not None:
-            if not THREAD_KEY.match(form.key):
-                return PostError(900)
-            if not board.exists(form.key):
-                return PostError(902)
-            if board.is_stopped(form.key):
-                return PostError(200)
-            if board.count(form.key) >= res_max:
-                return PostError(201, res_max=res_max)
-            datmax = settings.number("BBS_DATMAX")
-            if datmax and board.dat_path(form.key).stat().st_size // 1024 > datmax:
-                return PostError(206)
+        refused = self._closed_to_posts(board, form.key)
+        if refused is not None:
+            return refused
         if client.confirm_cookies and self._needs_confirmation(board, client):
             return NeedsConfirmation(form)
 
@@ -168,61 +156,84 @@ class PostingService:
         name, trip = self._name(form.name, amp_pass=amp_pass)
         mail = text.disarm_marks(text.escape(self._mail(form.mail), amp=not amp_pass, quote=True))
         subject = text.escape(text.single_line(form.subject), amp=not amp_pass).strip()
-        if form.key is None:
-            if not subject:
-                return PostError(150)
-            if len(subject) > settings.number("BBS_SUBJECT_COUNT", 48):
-                return PostError(100)
-        if len(name) > settings.number("BBS_NAME_COUNT", 128):
-            return PostError(101)
-        if len(mail) > settings.number("BBS_MAIL_COUNT", 64):
-            return PostError(102)
-
         body = text.body_to_dat(form.message, amp_pass=amp_pass)
-        if not body.strip():
-            return PostError(151)
-        if len(body) > settings.number("BBS_MESSAGE_COUNT", 2048):
-            return PostError(103)
-        lines, longest = text.line_stats(body)
-        if lines > 2 * settings.number("BBS_LINE_NUMBER", 12):
-            return PostError(105)
-        if longest > settings.number("BBS_COLUMN_NUMBER", 256):
-            return PostError(104)
-
-        if form.key is not None:
-            samba = self._regulation.samba(board.name, client.address, settings.number("BBS_SAMBATIME"))
-            if samba is not None:
-                return samba
-            if self._regulation.consecutive(
-                board.name,
-                form.key,
-                client.address,
-                settings.number("timecount"),
-                settings.number("timeclose"),
-            ):
-                return PostError(501)
-
-        elif client.address != ADMIN_ADDRESS and self._regulation.too_many_threads(
-            board.name, client.address, settings
-        ):
-            return PostError(500)
+        # In ex0ch's order, and short-circuited: the regulation records an attempt only when it is reached.
+        refused = (
+            _header_too_long(settings, form.key, name, mail, subject)
+            or _body_refused(settings, body)
+            or self._regulated(board, form.key, client)
+        )
+        if refused is not None:
+            return refused
 
         now = self.clock()
         shown_name = dat_name(name, trip) if trip else name or settings.get("BBS_NONAME_NAME", "名無しさん")
         if form.key is None:
             post = DatPost(shown_name, mail, self._date_id(board, client, now, starter=True), body, subject)
-            key = board.create_thread(int(now.timestamp()), post)
-            self._regulation.wrote(board.name, key, client.address)
-            self._regulation.opened(board.name, client.address)
-            return Written(board.name, key, 1, new_thread=True)
-
+            return self._open_thread(board, client, now, post)
         first = board.posts(form.key)[0]
         post = DatPost(shown_name, mail, self._date_id(board, client, now, starter_id=first.id), body)
-        count = board.count(form.key) + 1
+        return self._reply(board, form.key, client, post)
+
+    @staticmethod
+    def _closed_to_posts(board: Board, key: str | None) -> PostError | None:
+        """The board is read-only, or the thread cannot take another post."""
+        settings = board.settings
+        if settings.get("BBS_READONLY", "none") not in ("", "none"):
+            return PostError(203)
+        if key is None:
+            return None
+        if not THREAD_KEY.match(key):
+            return PostError(900)
+        if not board.exists(key):
+            return PostError(902)
+        if board.is_stopped(key):
+            return PostError(200)
+        res_max = settings.res_max
+        if board.count(key) >= res_max:
+            return PostError(201, res_max=res_max)
+        datmax = settings.number("BBS_DATMAX")
+        if datmax and board.dat_path(key).stat().st_size // 1024 > datmax:
+            return PostError(206)
+        return None
+
+    def _regulated(self, board: Board, key: str | None, client: Client) -> PostError | None:
+        """Samba and 連投 for a reply, スレッド立てすぎ for a new thread.
+
+        Called only once every other check has passed: samba counts the attempt it refuses.
+        """
+        settings = board.settings
+        if key is not None:
+            samba = self._regulation.samba(board.name, client.address, settings.number("BBS_SAMBATIME"))
+            if samba is not None:
+                return samba
+            if self._regulation.consecutive(
+                board.name,
+                key,
+                client.address,
+                settings.number("timecount"),
+                settings.number("timeclose"),
+            ):
+                return PostError(501)
+        elif client.address != ADMIN_ADDRESS and self._regulation.too_many_threads(
+            board.name, client.address, settings
+        ):
+            return PostError(500)
+        return None
+
+    def _open_thread(self, board: Board, client: Client, now: datetime, post: DatPost) -> Written:
+        key = board.create_thread(int(now.timestamp()), post)
+        self._regulation.wrote(board.name, key, client.address)
+        self._regulation.opened(board.name, client.address)
+        return Written(board.name, key, 1, new_thread=True)
+
+    def _reply(self, board: Board, key: str, client: Client, post: DatPost) -> Written:
+        res_max = board.settings.res_max
+        count = board.count(key) + 1
         extra = [over_limit(res_max)] if count == res_max else []
-        number = board.append(form.key, post, age="sage" not in mail, extra=extra)
-        self._regulation.wrote(board.name, form.key, client.address)
-        return Written(board.name, form.key, number, new_thread=False)
+        number = board.append(key, post, age="sage" not in post.mail, extra=extra)
+        self._regulation.wrote(board.name, key, client.address)
+        return Written(board.name, key, number, new_thread=False)
 
     @staticmethod
     def _needs_confirmation(board: Board, client: Client) -> bool:
@@ -261,3 +272,33 @@ class PostingService:
         poster_id = daily_id(board.secret, board.name, client.address, now.date())
         mark = "(主)" if (starter or poster_id == starter_id) and not settings.checked("BBS_HIDENUSI") else ""
         return f"{stamp} ID:{poster_id}{mark}"
+
+
+def _header_too_long(
+    settings: Settings, key: str | None, name: str, mail: str, subject: str
+) -> PostError | None:
+    """A new thread without a subject, or a subject, name or mail over the board's limits."""
+    if key is None:
+        if not subject:
+            return PostError(150)
+        if len(subject) > settings.number("BBS_SUBJECT_COUNT", 48):
+            return PostError(100)
+    if len(name) > settings.number("BBS_NAME_COUNT", 128):
+        return PostError(101)
+    if len(mail) > settings.number("BBS_MAIL_COUNT", 64):
+        return PostError(102)
+    return None
+
+
+def _body_refused(settings: Settings, body: str) -> PostError | None:
+    """An empty body, or one over the board's length, line-count or line-width limits."""
+    if not body.strip():
+        return PostError(151)
+    if len(body) > settings.number("BBS_MESSAGE_COUNT", 2048):
+        return PostError(103)
+    lines, longest = text.line_stats(body)
+    if lines > 2 * settings.number("BBS_LINE_NUMBER", 12):
+        return PostError(105)
+    if longest > settings.number("BBS_COLUMN_NUMBER", 256):
+        return PostError(104)
+    return None

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from engine.keys import day_end, day_of, next_day
 from engine.report import Report, heading, line, report
-from engine.rules.dice import next_period, period_end, period_of
 
 REVEAL_GRACE = timedelta(minutes=2)
 HEADING = "ダイス検証"
@@ -45,13 +45,13 @@ def plan(
     grace: timedelta = REVEAL_GRACE,
 ) -> Disclosure:
     """What to publish now, given what was published, the time, and the periods being answered."""
-    today = period_of(now)
-    wanted = sorted({today, next_period(today), *answering})
+    today = day_of(now)
+    wanted = sorted({today, next_day(today), *answering})
     commit = tuple(p for p in wanted if not statuses.get(p, PeriodStatus(False, False)).committed)
     reveal = tuple(
         period
         for period, status in sorted(statuses.items())
-        if status.committed and not status.revealed and period_end(period) + grace <= now
+        if status.committed and not status.revealed and day_end(period) + grace <= now
     )
     return Disclosure(commit, reveal)
 

@@ -162,13 +162,3 @@ def parse_rands(text: str) -> list[tuple[int, int]]:
             raise ValueError(f"recorded die {item!r} is not SIDES:VALUE")
         pairs.append((int(sides), int(value)))
     return pairs
-
-
-def period_key(game_secret: bytes, game_id: str, period: str) -> bytes:
-    """The key of one period of one game, derived so that revealing it reveals nothing else."""
-    return hmac.new(game_secret, f"period|{game_id}|{period}".encode(), hashlib.sha256).digest()
-
-
-def commitment(key: bytes) -> str:
-    """What is published before a period's first roll: SHA-256 of its key, in hex."""
-    return hashlib.sha256(key).hexdigest()

@@ -1,46 +1,30 @@
-"""The one shape every game ruleset has (BCDice's one-class-per-system, godip's pure adjudication).
+"""The one shape of every game: a base class that declares each hook the bot, the CLI and `verify` may
+call, with its default (BCDice's `Base`: a game system overrides only what it changes).
 
-A ruleset is a module (or object) with:
-- `ID`, `NAME` (Japanese), `HELP` (Japanese: the rules as the bot applies them);
-- `parse_line(line) -> OrderText | Rejection | None`: the order grammar it adds to the parser
-  (None: not an order, just chat);
-- `order_key(order) -> str`: orders with the same key in a period replace each other — the last
-  one written wins (a player's guess; a unit's order);
-- `immediate`: True when posts are answered at once through `apply` (dice, assisted play), False
-  when orders wait for the period's `resolve`;
-- `initial_state(scenario) -> State` from the GM's scenario (a TOML table);
-- `parse_post(body) -> OrderText | Rejection | None` (immediate rulesets): the command a whole post
-  holds (a dice template of assisted play), answered at once through `apply`;
-- `apply(state, order, source) -> (State, Report)`: an immediate command (assisted steps); its
-  dice come from the stream of the post, as verifiable as plain dice;
-- `check(state, order) -> str | None` (optional): why an order cannot be taken from its author now
-  (a unit that is not theirs, a unit that does not exist), for the receipt;
-- `resolve(state, orders, source) -> (State, Report)`: a period's orders all at once, in posting
-  order; never reads the clock, never does I/O;
-- `players(state) -> list[str] | None`: who is expected to send orders (for reminders, the
-  missing-order policy and early resolution), or None when anyone may play;
-- `players_of(state, author) -> list[str]` (optional): the players a post's author speaks for,
-  when players are not people (the islands of a naval game); by default the author alone;
-- `missing(state, player) -> OrderText | None`: the order assumed for a player who sent none
-  (None: nothing is done for them), stated in HELP;
-- `settings`: the state paths the GM may change with 設定, each with a parser and help;
-- `state_to_dict` / `state_from_dict`: plain JSON, so states can be stored and compared;
-- `status(state) -> Report`: what 状態 posts;
-- `finished(state) -> bool` (optional): the game is over; no more periods are resolved and the key
-  of the ruleset's secret dice (streams named `secret/…`, see `engine.rng.SplitSource`) is published.
+A game is a folder under `engine/rules/` whose `__init__.py` exports an instance of a subclass of
+`ClockedRuleset` (orders wait for the period boundary and are resolved all at once) or
+`ImmediateRuleset` (a post is answered at once: plain dice, assisted play), registered with one line in
+`engine/rules/__init__.py`. Rules never do I/O and never read the clock: they get a state, orders and a
+`RandomSource` and return a new state and a markup-neutral `Report`.
 
-`Order` is what the periods machinery hands to `resolve`: the parsed command plus where it came from.
+The types the periods machinery passes: `OrderText` (a line the grammar accepted), `Rejection` (a line
+that looks like an order but cannot be one), `Order` (an accepted command with where it came from),
+`Setting` (a state path the GM may change with 設定).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.report import Report
-from engine.rng import RandomSource
+from engine.report import Report, report
+from engine.rng import RandomSource, RecordedDice, RecordedSource, parse_rands
+
+S = TypeVar("S")  # the game's state
+C = TypeVar("C")  # the game's command (what its grammar parses an order line into)
 
 
 @dataclass(frozen=True)
@@ -64,7 +48,7 @@ class Rejection:
 class Order:
     post: int  # number of the post it came from (0 for an order the rules assumed)
     line: int  # its line in that post
-    author: str  # who wrote it: name◆trip, or the ID when there is no trip
+    author: str  # who wrote it: name◆trip, or the bare name when there is no trip
     player: str  # whose order it is (the author, unless the grammar says otherwise)
     command: Any
     canonical: str
@@ -80,52 +64,190 @@ class Setting:
     parse: Callable[[str], Any] = str
 
 
-class Ruleset(Protocol):
-    ID: str
-    NAME: str
-    HELP: str
-    immediate: bool
-    settings: Sequence[Setting]
-
-    def parse_line(self, line: str) -> OrderText | Rejection | None: ...
-
-    def order_key(self, order: Order) -> str: ...
-
-    def initial_state(self, scenario: Mapping[str, Any]) -> Any: ...
-
-    def apply(self, state: Any, order: Order, source: RandomSource) -> tuple[Any, Report]: ...
-
-    def resolve(self, state: Any, orders: Sequence[Order], source: RandomSource) -> tuple[Any, Report]: ...
-
-    def players(self, state: Any) -> list[str] | None: ...
-
-    def missing(self, state: Any, player: str) -> OrderText | None: ...
-
-    def set_value(self, state: Any, path: str, value: Any) -> Any: ...
-
-    def state_to_dict(self, state: Any) -> dict: ...
-
-    def state_from_dict(self, data: dict) -> Any: ...
-
-    def status(self, state: Any) -> Report: ...
+class RulesetError(ValueError):
+    """Input a game cannot use (a scenario, an orders file, a setting); the message is Japanese."""
 
 
-@dataclass
+class Ruleset(Generic[S, C]):
+    """What every game declares. Override what the game changes; every default below is a rule of its
+    own that the game's HELP must name when players meet it (who plays, what a missing order means)."""
+
+    ID: ClassVar[str]
+    NAME: ClassVar[str]  # Japanese, as the opening post names the game
+    HELP: ClassVar[str]  # Japanese: the rules as the bot applies them
+    immediate: ClassVar[bool]
+    settings: ClassVar[Sequence[Setting]] = ()
+
+    # -- the scenario and the state -----------------------------------------------------------------
+
+    def read_scenario(self, text: str) -> dict[str, Any]:
+        """The scenario's TOML text as a table (a game may check it here). Default: plain TOML."""
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RulesetError(f"シナリオのTOMLが読めません：{error}") from error
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> S:
+        raise NotImplementedError
+
+    def state_to_dict(self, state: S) -> dict:
+        raise NotImplementedError
+
+    def state_from_dict(self, data: dict) -> S:
+        raise NotImplementedError
+
+    def set_value(self, state: S, path: str, value: Any) -> S:
+        """設定 PATH=VALUE. Default: nothing can be set."""
+        raise RulesetError("このゲームには設定できる値がありません")
+
+    def status(self, state: S) -> Report:
+        """What 状態 posts after the period line. Default: nothing more."""
+        return report(kind="status")
+
+    def finished(self, state: S) -> bool:
+        """The game is over: no more periods, and the key of the secret dice is published. Default: never."""
+        return False
+
+    # -- players and orders -------------------------------------------------------------------------
+
+    def parse_line(self, line: str) -> OrderText | Rejection | None:
+        """One line of a post as an order of this game (None: chat). Default: the game has no orders."""
+        return None
+
+    def order_key(self, order: Order) -> str:
+        """Orders with the same key in a period replace each other, the last one written winning.
+        Default: one order per player."""
+        return order.player
+
+    def check(self, state: S, order: Order) -> str | None:
+        """Why an order cannot be taken from its author now (for the receipt), or None. Default: None."""
+        return None
+
+    def players(self, state: S) -> list[str] | None:
+        """Who is expected to send orders (reminders, the missing-order policy, early close), or None
+        when anyone may play. Default: None."""
+        return None
+
+    def players_of(self, state: S, author: str) -> list[str]:
+        """The players a post's author speaks for (islands, countries). Default: the author alone."""
+        return [author]
+
+    def missing(self, state: S, player: str) -> OrderText | None:
+        """The order assumed for a player who sent none. Default: none (the player does nothing)."""
+        return None
+
+    # -- offline tools ------------------------------------------------------------------------------
+
+    def read_orders(self, state: S, text: str) -> list[Order]:
+        """An ORDERS.txt for `threadgm adjudicate`: one order per line in posting order, optionally
+        `名前: order`. Lines the grammar rejects are errors that name the line."""
+        orders: list[Order] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            author, parsed = self._order_line(raw)
+            if not isinstance(parsed, OrderText):
+                why = parsed.reason if isinstance(parsed, Rejection) else "命令として読めません"
+                raise RulesetError(f"{number}行目「{raw.strip()}」: {why}")
+            player = parsed.player or author
+            orders.append(Order(number, 0, author, player, parsed.command, parsed.canonical))
+        return orders
+
+    def _order_line(self, raw: str) -> tuple[str, OrderText | Rejection | None]:
+        parsed = self.parse_line(raw)
+        head, sep, rest = raw.partition(":")
+        if parsed is None and sep and head.strip():
+            return head.strip(), self.parse_line(rest)
+        return "GM", parsed
+
+    def recorded_source(self, state: S, text: str) -> RandomSource:
+        """A RANDOMS.txt for `threadgm adjudicate`: the faces to use, in order. Default: BCDice's
+        `rands` form, `6:3,6:4,100:57` (commas or line breaks)."""
+        try:
+            pairs = parse_rands(text.replace("\n", ","))
+        except ValueError as error:
+            raise RulesetError(f"乱数ファイルが読めません：{error}") from error
+        return RecordedSource(default=RecordedDice(pairs))
+
+    def result_data(self, outcome: Report) -> dict[str, Any]:
+        """The JSON form of a resolution for `adjudicate --format json`. Default: `meta["result"]`."""
+        data = outcome.meta.get("result")
+        return dict(data) if isinstance(data, Mapping) else {}
+
+    def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
+        """`threadgm simulate`: whole games played by themselves (None: this game cannot play itself)."""
+        return None
+
+    def verify_period(self, lines: Sequence[str], key: bytes) -> list[str] | None:
+        """Recompute from a period's key what its report published: the problems found (Japanese), or
+        None when the game cannot recompute its reports (only the keys are checked then)."""
+        return None
+
+
+class ClockedRuleset(Ruleset[S, C]):
+    """A game of simultaneous orders: posts are read as orders, and at each period boundary `resolve`
+    takes every order of the period at once, in posting order."""
+
+    immediate: ClassVar[bool] = False
+
+    def resolve(self, state: S, orders: Sequence[Order], source: RandomSource) -> tuple[S, Report]:
+        raise NotImplementedError
+
+
+class ImmediateRuleset(Ruleset[S, C]):
+    """A game answered post by post: `parse_post` finds the command a post holds and `apply` answers
+    it at once, with the post's own dice streams (as verifiable as plain dice)."""
+
+    immediate: ClassVar[bool] = True
+    steps: ClassVar[bool] = True  # each answered post is a step (手番) that 巻き戻し can undo
+
+    def parse_post(self, body: str) -> OrderText | Rejection | None:
+        """The command a whole post holds. Default: none (only dice are answered)."""
+        return None
+
+    def apply(self, state: S, order: Order, source: RandomSource) -> tuple[S, Report]:
+        raise NotImplementedError
+
+    def resolve(self, state: S, orders: Sequence[Order], source: RandomSource) -> tuple[S, Report]:
+        """Offline replay (`adjudicate`): the posts' commands in order, each answered as `apply` would."""
+        blocks: list = []
+        for order in orders:
+            state, answer = self.apply(state, order, source)
+            blocks += answer.blocks
+        return state, report(*blocks, kind="resolution")
+
+
 class Registry:
-    """Rulesets by id, as the configuration names them."""
+    """The games by id, as the configuration names them; the one list every tool reads."""
 
-    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    def __init__(self, rulesets: Iterable[Ruleset] = ()) -> None:
+        self._rulesets: dict[str, Ruleset] = {}
+        for ruleset in rulesets:
+            self.add(ruleset)
 
     def add(self, ruleset: Ruleset) -> Ruleset:
-        self.rulesets[ruleset.ID] = ruleset
+        if ruleset.ID in self._rulesets:
+            raise ValueError(f"ruleset id {ruleset.ID!r} is registered twice")
+        self._rulesets[ruleset.ID] = ruleset
         return ruleset
 
     def get(self, ruleset_id: str) -> Ruleset:
         try:
-            return self.rulesets[ruleset_id]
+            return self._rulesets[ruleset_id]
         except KeyError:
-            known = ", ".join(sorted(self.rulesets))
-            raise KeyError(f"ルール {ruleset_id!r} はありません（使えるもの: {known}）") from None
+            raise KeyError(
+                f"ルール {ruleset_id!r} はありません（使えるもの: {', '.join(self.ids())}）"
+            ) from None
+
+    def __contains__(self, ruleset_id: object) -> bool:
+        return ruleset_id in self._rulesets
+
+    def __iter__(self):
+        return iter(self._rulesets.values())
 
     def ids(self) -> list[str]:
-        return sorted(self.rulesets)
+        return list(self._rulesets)
+
+    def by_name(self, name: str) -> Ruleset | None:
+        """The game an opening post 【NAME 開始】 names."""
+        return next((ruleset for ruleset in self if name == ruleset.NAME), None)

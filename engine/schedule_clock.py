@@ -200,9 +200,8 @@ def _check_period(number: int) -> None:
         raise ScheduleError(f"期の番号は1以上の整数で指定してください（{number}）")
 
 
-def _fold(schedule: Schedule, start: datetime, adjustments: Sequence[Adjustment]) -> _Timeline:
-    """Apply the adjustments in order, each checked against the timeline the earlier ones made."""
-    # A Resume closes its pause where that pause stands in the list: pair them first.
+def _pair_resumes(adjustments: Sequence[Adjustment]) -> list[Adjustment]:
+    """The adjustments with each open Pause closed by its Resume, where that pause stands in the list."""
     items: list[Adjustment] = list(adjustments)
     open_pause: tuple[int, Pause] | None = None
     for index, adjustment in enumerate(items):
@@ -216,47 +215,71 @@ def _fold(schedule: Schedule, start: datetime, adjustments: Sequence[Adjustment]
                 raise ScheduleError("一時停止していないので再開できません")
             items[open_pause[0]] = Pause(open_pause[1].start, adjustment.at)
             open_pause = None
+    return items
 
+
+def _checked_pause(adjustment: Pause, pauses: tuple[Pause, ...]) -> Pause:
+    """The pause with aware times, refused if it ends before it starts or overlaps the last one."""
+    pause = Pause(require_aware(adjustment.start), adjustment.end and require_aware(adjustment.end))
+    if pause.end is not None and pause.end <= pause.start:
+        raise ScheduleError(
+            f"再開（{format_moment(pause.end, year=True)}）は一時停止"
+            f"（{format_moment(pause.start, year=True)}）より後にしてください"
+        )
+    if pauses and pauses[-1].end is not None and pause.start < pauses[-1].end:
+        raise ScheduleError(
+            f"一時停止（{format_moment(pause.start, year=True)}から）が前の一時停止"
+            f"（{format_moment(pauses[-1].end, year=True)}まで）と重なっています"
+        )
+    return pause
+
+
+def _with_pause(timeline: _Timeline, adjustment: Pause) -> _Timeline:
+    """The timeline with one more pause, which pushes deadlines after its start by its length."""
+    pauses, fixed = timeline.pauses, dict(timeline.fixed)
+    pause = _checked_pause(adjustment, pauses)
+    length = None if pause.end is None else pause.end - pause.start
+    # The interrupted period closes later; so do deadlines the GM moved past the pause.
+    # Early closes happened and stay.
+    interrupted = max(timeline.period_at(pause.start + _TICK), 1)
+    if interrupted not in fixed and (deadline := timeline.deadline(interrupted)) is not None:
+        fixed[interrupted] = _Fixed(deadline, early=False)
+    for number, entry in fixed.items():
+        if not entry.early and entry.at is not None and entry.at > pause.start:
+            fixed[number] = _Fixed(None if length is None else entry.at + length, early=False)
+    return _Timeline(timeline.schedule, timeline.start, (*pauses, pause), fixed)
+
+
+def _with_extension(timeline: _Timeline, adjustment: Extension) -> _Timeline:
+    _check_period(adjustment.period)
+    fixed = dict(timeline.fixed)
+    fixed[adjustment.period] = _Fixed(require_aware(adjustment.new_deadline), early=False)
+    return _Timeline(timeline.schedule, timeline.start, timeline.pauses, fixed)
+
+
+def _with_early_close(timeline: _Timeline, adjustment: EarlyClose) -> _Timeline:
+    _check_period(adjustment.period)
+    at = require_aware(adjustment.at)
+    current = timeline.deadline(adjustment.period)
+    if current is not None and at > current:
+        raise ScheduleError(
+            f"第{adjustment.period}期の締切（{format_moment(current, year=True)}）より後に即時更新はできません"
+        )
+    fixed = dict(timeline.fixed)
+    fixed[adjustment.period] = _Fixed(at, early=True)
+    return _Timeline(timeline.schedule, timeline.start, timeline.pauses, fixed)
+
+
+def _fold(schedule: Schedule, start: datetime, adjustments: Sequence[Adjustment]) -> _Timeline:
+    """Apply the adjustments in order, each checked against the timeline the earlier ones made."""
     timeline = _Timeline(schedule, start)
-    for adjustment in items:
-        pauses, fixed = timeline.pauses, dict(timeline.fixed)
+    for adjustment in _pair_resumes(adjustments):
         if isinstance(adjustment, Pause):
-            pause = Pause(require_aware(adjustment.start), adjustment.end and require_aware(adjustment.end))
-            if pause.end is not None and pause.end <= pause.start:
-                raise ScheduleError(
-                    f"再開（{format_moment(pause.end, year=True)}）は一時停止"
-                    f"（{format_moment(pause.start, year=True)}）より後にしてください"
-                )
-            if pauses and pauses[-1].end is not None and pause.start < pauses[-1].end:
-                raise ScheduleError(
-                    f"一時停止（{format_moment(pause.start, year=True)}から）が前の一時停止"
-                    f"（{format_moment(pauses[-1].end, year=True)}まで）と重なっています"
-                )
-            length = None if pause.end is None else pause.end - pause.start
-            # The interrupted period closes later; so do deadlines the GM moved past the pause.
-            # Early closes happened and stay.
-            interrupted = max(timeline.period_at(pause.start + _TICK), 1)
-            if interrupted not in fixed and (deadline := timeline.deadline(interrupted)) is not None:
-                fixed[interrupted] = _Fixed(deadline, early=False)
-            for number, entry in fixed.items():
-                if not entry.early and entry.at is not None and entry.at > pause.start:
-                    fixed[number] = _Fixed(None if length is None else entry.at + length, early=False)
-            timeline = _Timeline(schedule, start, (*pauses, pause), fixed)
+            timeline = _with_pause(timeline, adjustment)
         elif isinstance(adjustment, Extension):
-            _check_period(adjustment.period)
-            fixed[adjustment.period] = _Fixed(require_aware(adjustment.new_deadline), early=False)
-            timeline = _Timeline(schedule, start, pauses, fixed)
+            timeline = _with_extension(timeline, adjustment)
         elif isinstance(adjustment, EarlyClose):
-            _check_period(adjustment.period)
-            at = require_aware(adjustment.at)
-            current = timeline.deadline(adjustment.period)
-            if current is not None and at > current:
-                raise ScheduleError(
-                    f"第{adjustment.period}期の締切（{format_moment(current, year=True)}）より後に"
-                    "即時更新はできません"
-                )
-            fixed[adjustment.period] = _Fixed(at, early=True)
-            timeline = _Timeline(schedule, start, pauses, fixed)
+            timeline = _with_early_close(timeline, adjustment)
         elif not isinstance(adjustment, Resume):
             raise TypeError(f"not a schedule adjustment: {adjustment!r}")
         timeline.check()

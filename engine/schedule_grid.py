@@ -341,41 +341,50 @@ def _interval(table: Mapping[str, object], errors: list[str]) -> Interval | None
     return Interval(every, anchor)
 
 
-def parse_schedule(table: Mapping[str, object]) -> Schedule:
-    """A schedule from its TOML table; every problem found is reported at once in a ScheduleError."""
-    if not isinstance(table, Mapping):
-        raise ScheduleError("スケジュールは表（[game.schedule]）で書いてください")
-    errors: list[str] = []
+def _unknown_keys(table: Mapping[str, object], errors: list[str]) -> None:
     for key in table:
         if key not in KEYS:
             close = difflib.get_close_matches(str(key), KEYS, n=1)
             hint = f"「{close[0]}」のことですか？" if close else f"使える項目: {', '.join(KEYS)}"
             errors.append(f"不明な項目「{key}」です（{hint}）")
+
+
+def _cron_rule(table: Mapping[str, object], errors: list[str]) -> CronRule | None:
+    if not isinstance(table["cron"], str):
+        errors.append('cron は文字列で書いてください（例: cron = "0 21 * * *"）')
+        return None
+    try:
+        return CronRule(table["cron"].strip())
+    except ScheduleError as error:
+        errors.extend(error.errors)
+        return None
+
+
+def _rule(table: Mapping[str, object], errors: list[str]) -> Rule | None:
+    """The one boundary rule the table names (times, cron or interval), or None after an error."""
     kinds = [key for key in ("times", "cron", "interval") if key in table]
-    rule: Rule | None = None
     if not kinds:
         errors.append("更新時刻の指定がありません（times・cron・interval のどれかを書いてください）")
-    elif len(kinds) > 1:
+        return None
+    if len(kinds) > 1:
         errors.append(f"{' と '.join(kinds)} は同時に使えません（どれか一つにしてください）")
-    elif kinds == ["times"]:
-        rule = _daily_times(table, errors)
-    elif kinds == ["cron"]:
-        if not isinstance(table["cron"], str):
-            errors.append('cron は文字列で書いてください（例: cron = "0 21 * * *"）')
-        else:
-            try:
-                rule = CronRule(table["cron"].strip())
-            except ScheduleError as error:
-                errors.extend(error.errors)
-    else:
-        rule = _interval(table, errors)
+        return None
+    if kinds == ["times"]:
+        return _daily_times(table, errors)
+    if kinds == ["cron"]:
+        return _cron_rule(table, errors)
+    return _interval(table, errors)
+
+
+def _stray_options(table: Mapping[str, object], errors: list[str]) -> None:
+    """Options of one rule written beside another."""
     if "days" in table and "times" not in table:
         errors.append("days は times と一緒に使います（cron なら曜日の項目で指定してください）")
     if "anchor" in table and "interval" not in table:
         errors.append("anchor は interval と一緒に使います")
 
-    grace = _duration(table, "grace", DEFAULT_GRACE, errors)
-    min_period = _duration(table, "min_period", timedelta(), errors)
+
+def _reminders(table: Mapping[str, object], errors: list[str]) -> set[timedelta]:
     reminders: set[timedelta] = set()
     reminder_texts = _text_list(table["reminders"], "reminders", errors) if "reminders" in table else []
     for text in reminder_texts or ():
@@ -387,10 +396,30 @@ def parse_schedule(table: Mapping[str, object]) -> Schedule:
         if before <= timedelta():
             errors.append(f"reminders: 「{text}」は締切の何分前かを 0 より長く書いてください")
         reminders.add(before)
+    return reminders
+
+
+def _early(table: Mapping[str, object], errors: list[str]) -> bool:
     early = table.get("early", False)
     if not isinstance(early, bool):
         errors.append("early は true か false で書いてください")
-        early = False
+        return False
+    return early
+
+
+def parse_schedule(table: Mapping[str, object]) -> Schedule:
+    """A schedule from its TOML table; every problem found is reported at once in a ScheduleError."""
+    if not isinstance(table, Mapping):
+        raise ScheduleError("スケジュールは表（[game.schedule]）で書いてください")
+    # Each helper appends what it finds, in the order the messages are shown.
+    errors: list[str] = []
+    _unknown_keys(table, errors)
+    rule = _rule(table, errors)
+    _stray_options(table, errors)
+    grace = _duration(table, "grace", DEFAULT_GRACE, errors)
+    min_period = _duration(table, "min_period", timedelta(), errors)
+    reminders = _reminders(table, errors)
+    early = _early(table, errors)
     if errors or rule is None:
         raise ScheduleError(errors or ["スケジュールが読めません"])
     return Schedule(rule, grace, tuple(sorted(reminders, reverse=True)), early, min_period)

@@ -12,7 +12,7 @@ Games with periods add the opening (`【NAME 開始】` with `ピリオド1 … 
 report per period (`【ピリオドn 更新】` … `鍵 ピリオドn: HEX`, then `次 ピリオドn+1 … 鍵のハッシュ(SHA-256):
 HEX`), possibly split over several posts. Every period key is checked against the hash published
 before it, and the ruleset named by the opening recomputes from the key what its report published
-(its optional hook `verify_report(lines, key) -> problems`).
+(`Ruleset.verify_period`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ from datetime import datetime
 
 import regex
 
+from engine.dice_answers import REVEAL_HEADING, SECRET_LABEL, secret_label
 from engine.disclosure import HASH_LABEL, HEADING, KEY_LABEL
+from engine.keys import PrefixedSource, day_of, purpose_prefix
 from engine.periods import RULES_SECRET_HASH, RULES_SECRET_KEY
 from engine.post_dice import answer_post
 from engine.report import Report
 from engine.rng import SeededSource
-from engine.rules import dice
-from engine.rules.dice import REVEAL_HEADING, SECRET_LABEL, PrefixedSource, purpose_prefix
+from engine.ruleset import Ruleset
 from parser.gm import find_gm_commands
 
 _HEX = r"([0-9a-f]{64})"
@@ -191,7 +192,7 @@ def verify_thread(
     posts: Sequence[ThreadPost],
     render: Callable[[Report], str],
     trips: Iterable[str] | None = None,
-    rules: Callable[[str], object | None] | None = None,
+    rules: Callable[[str], Ruleset | None] | None = None,
 ) -> Verification:
     """Check every roll of the bot in `posts`; `render` shows a Report as the board shows it.
     `rules` gives the ruleset of a game with periods from its opening's NAME (None: unknown), whose
@@ -245,7 +246,7 @@ def _check_answer(
     for text in lines:
         if match := _SECRET_HASH.match(text):
             parts.secret_hashes[(int(match[1]), int(match[2]))] = match[3]
-    day = dice.period_of(post.date)
+    day = day_of(post.date)
     if day not in parts.keys:
         unverifiable.add(day)
         return
@@ -283,7 +284,7 @@ def _check_secrets(
     thread_key: str, by_number: dict[int, ThreadPost], parts: _Parts, result: Verification
 ) -> None:
     for (number, index), (key, shown) in sorted(parts.secret_reveals.items()):
-        label = dice.secret_label(number, index)
+        label = secret_label(number, index)
         committed = parts.secret_hashes.get((number, index))
         if committed is None:
             result.problems.append(f"{label} の鍵が公開されましたが、回答に事前のハッシュがありません")
@@ -353,33 +354,39 @@ def _collect_periods(posts: Sequence[ThreadPost], trips: tuple[str, ...]) -> _Pe
 
 
 def _check_periods(
-    parts: _PeriodParts, rules: Callable[[str], object | None] | None, result: Verification
+    parts: _PeriodParts, rules: Callable[[str], Ruleset | None] | None, result: Verification
 ) -> None:
     if not parts.reports:
         return
     result.game = parts.game
     ruleset = rules(parts.game) if rules is not None and parts.game is not None else None
-    hook = getattr(ruleset, "verify_report", None)
-    if hook is None:
-        what = f"「{parts.game}」" if parts.game else "このゲーム"
-        result.notes.append(f"{what}の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）")
+    recomputed, notes_before = False, len(result.notes)
     for report in parts.reports:
         label = f"ピリオド{report.period} (>>{report.post})"
         if report.key is None:
             result.notes.append(f"{label} の更新に鍵が見つかりません")
             continue
-        published = parts.hashes.get(report.period)
-        if published is None:
-            result.notes.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
-        elif hashlib.sha256(report.key).hexdigest() != published[0]:
-            result.problems.append(f"{label} の鍵が >>{published[1]} で公開したハッシュと一致しません")
-        elif published[1] > report.post:
-            result.notes.append(f"{label} の鍵のハッシュは更新より後 (>>{published[1]}) に公開されました")
-        if hook is None:
+        _check_period_key(report, label, parts, result)
+        found = ruleset.verify_period(report.lines, report.key) if ruleset is not None else None
+        if found is None:
             continue
-        found = hook(report.lines, report.key)
+        recomputed = True
         result.periods_checked += 1
         if found:
             result.problems += [f"{label}: {text}" for text in found]
         else:
             result.periods_matched += 1
+    if not recomputed:
+        what = f"「{parts.game}」" if parts.game else "このゲーム"
+        result.notes.insert(notes_before, f"{what}の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）")
+
+
+def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, result: Verification) -> None:
+    assert report.key is not None
+    published = parts.hashes.get(report.period)
+    if published is None:
+        result.notes.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
+    elif hashlib.sha256(report.key).hexdigest() != published[0]:
+        result.problems.append(f"{label} の鍵が >>{published[1]} で公開したハッシュと一致しません")
+    elif published[1] > report.post:
+        result.notes.append(f"{label} の鍵のハッシュは更新より後 (>>{published[1]}) に公開されました")

@@ -519,6 +519,34 @@ class Store:
         self.db["periods"].upsert(record.__dict__, pk=("game_id", "period"))
 
 
+    # -- the referee's decisions --------------------------------------------------------------------
+
+    def apply(self, changes: Iterable[tuple[str, dict]]) -> int:
+        """Carry out a poll's decisions, in order, in one transaction: `(operation, arguments)` pairs
+        named after the methods above. Returns how many posts were newly queued."""
+        queued = 0
+        with self.transaction():
+            for operation, arguments in changes:
+                if operation == "queue":
+                    queued += self.queue(**arguments)
+                else:
+                    _APPLY[operation](self, **arguments)
+        return queued
+
+
+_APPLY: dict[str, Callable[..., object]] = {
+    "save_orders": lambda store, rows: store.save_orders(OrderRecord(**row) for row in rows),
+    "set_order_status": Store.set_order_status,
+    "log": Store.log,
+    "save_resolution": lambda store, row: store.save_resolution(ResolutionRecord(**row)),
+    "delete_resolution": Store.delete_resolution,
+    "set_game_status": Store.set_game_status,
+    "set_game_started": Store.set_game_started,
+    "save_period": lambda store, row: store.save_period(PeriodRecord(**row)),
+    "mark_handled": Store.mark_handled,
+}
+
+
 def _post_row(record: PostRecord, stamp: str) -> dict:
     row = dict(record.__dict__)
     row["date"] = record.date.isoformat() if record.date else None

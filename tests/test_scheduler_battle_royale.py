@@ -25,7 +25,7 @@ from board.posting import PostingService, WriteForm, Written
 from board.server import make_app
 from board.storage import BoardStore
 from engine.rng import SeededDice
-from engine.rules.battle_royale_ruleset import NEXT_TEMPLATE
+from engine.rules.battle_royale.ruleset import NEXT_TEMPLATE
 from scheduler import JST, BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store
@@ -260,10 +260,11 @@ def test_golden_transcripts_are_kept_with_one_separator_line_between_posts() -> 
 
 
 def test_both_modes_are_registered_and_only_the_automatic_one_needs_a_schedule(tmp_path: Path) -> None:
-    from scheduler import ConfigError, load_config, load_ruleset
+    from engine.rules import REGISTRY
+    from scheduler import ConfigError, load_config
 
-    assert load_ruleset("battle-royale").ID == "battle-royale"
-    assert load_ruleset("battle-royale-assist").ID == "battle-royale-assist"
+    assert REGISTRY.get("battle-royale").ID == "battle-royale"
+    assert REGISTRY.get("battle-royale-assist").ID == "battle-royale-assist"
     (tmp_path / "br.toml").write_text(scenario_text(mastermind=False), "utf-8")
 
     def config(rules: str, schedule: str = "") -> Path:

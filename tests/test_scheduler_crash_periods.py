@@ -96,16 +96,18 @@ def arm(monkeypatch, step: str) -> dict[str, bool]:
 
         monkeypatch.setattr(Store, "save_resolution", save)
     elif step == "after_commit":
-        original_resolve = scheduler.ThreadBot._resolve
+        original_apply = Store.apply
 
-        def resolve(self, period, now):
-            queued = original_resolve(self, period, now)
-            if not fired["done"]:
+        def apply(self, changes):
+            changes = list(changes)
+            queued = original_apply(self, changes)
+            resolved = any(operation == "save_resolution" for operation, _ in changes)
+            if resolved and not fired["done"]:
                 fired["done"] = True
-                raise Crash
+                raise Crash  # the poll's decisions, the resolution among them, are committed
             return queued
 
-        monkeypatch.setattr(scheduler.ThreadBot, "_resolve", resolve)
+        monkeypatch.setattr(Store, "apply", apply)
     else:
         original_reply = BoardWriter.reply
 

@@ -10,6 +10,7 @@ import hashlib
 import re
 import shutil
 import tomllib
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
 from engine.rng import SeededDice
-from engine.rules.naval_resolve import attacker_wins
+from engine.rules.naval.resolve import attacker_wins
 from scheduler import JST, BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store
@@ -343,7 +344,9 @@ def test_verify_catches_a_changed_number_and_a_changed_key(played) -> None:
 def test_the_period_ends_early_when_every_islands_player_is_ready(tmp_path: Path) -> None:
     game = Game(tmp_path)
     try:
-        game.bot.schedule = type(game.bot.schedule)(**{**game.bot.schedule.__dict__, "early": True})
+        schedule = game.bot.setup.schedule
+        early = type(schedule)(**{**schedule.__dict__, "early": True})
+        game.bot.setup = replace(game.bot.setup, schedule=early)
         game.tick()
         game.post("20:05:00", "準備完了", ALICE)  # ABC is ready: XYZ is not yet
         game.tick()

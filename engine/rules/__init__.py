@@ -1,1 +1,20 @@
-"""One module per game ruleset (the BCDice one-file-per-system layout)."""
+"""Every game threadgm plays: one folder each, one line each in `REGISTRY`.
+
+The configuration's `rules = "…"`, `threadgm adjudicate / simulate / help GAME` and `verify` all read
+this registry; nothing else names a game. To add a game, see docs/architecture.md ("How to add a game").
+"""
+
+from engine.rules import battle_royale, dice, guess, naval
+from engine.ruleset import Registry
+
+REGISTRY = Registry(
+    [
+        dice.RULESET,
+        guess.RULESET,
+        naval.RULESET,
+        battle_royale.AUTOMATIC,
+        battle_royale.ASSISTED,
+    ]
+)
+
+__all__ = ["REGISTRY"]

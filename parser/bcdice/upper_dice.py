@@ -43,11 +43,36 @@ class UpperDice:
 def parse(command: str) -> UpperDice | None:
     cur = Cursor(tokenize(command))
     secret = cur.accept("S") is not None
+    head = _notations(cur)
+    if head is None:
+        return None
+    notations, modifier_parts = head
+    threshold: Node | None = None
+    bracket = False
+    if not modifier_parts and cur.accept("["):
+        bracket = True
+        threshold = parse_expression(cur)
+        if threshold is None or not cur.accept("]"):
+            return None
+    tail = _modifier_and_target(cur, modifier_parts)
+    if tail is None:
+        return None
+    modifier, target = tail
+    if not bracket and cur.accept("@"):
+        threshold = parse_expression(cur)
+        if threshold is None:
+            return None
+    if not cur.at_end():
+        return None
+    return UpperDice(secret, tuple(notations), modifier, *target, threshold)
+
+
+def _notations(cur: Cursor) -> tuple[list[Notation], list[tuple[str, Node]]] | None:
+    """The `+`-joined notations, and the modifier's first part when a `+` is not followed by one."""
     first = parse_notation(cur, "U")
     if first is None:
         return None
     notations = [first]
-    modifier_parts: list[tuple[str, Node]] = []
     while cur.accept(ADD):
         if cur.starts_term():
             term = parse_term(cur)
@@ -64,30 +89,23 @@ def parse(command: str) -> UpperDice | None:
             operand = parse_mul(cur, unary)
         if operand is None:
             return None
-        modifier_parts.append((ADD, operand))
-        break
-    threshold: Node | None = None
-    bracket = False
-    if not modifier_parts and cur.accept("["):
-        bracket = True
-        threshold = parse_expression(cur)
-        if threshold is None or not cur.accept("]"):
-            return None
+        return notations, [(ADD, operand)]
+    return notations, []
+
+
+def _modifier_and_target(
+    cur: Cursor, parts: list[tuple[str, Node]]
+) -> tuple[Node | None, tuple[str | None, Node | None]] | None:
+    """The rest of the modifier after `parts`, and the optional `CMP add`."""
     while (op := accept_sign(cur)) is not None:
         operand = parse_mul(cur, unary)
         if operand is None:
             return None
-        modifier_parts.append((op, operand))
+        parts.append((op, operand))
     target = parse_target(cur)
     if target is None:
         return None
-    if not bracket and cur.accept("@"):
-        threshold = parse_expression(cur)
-        if threshold is None:
-            return None
-    if not cur.at_end():
-        return None
-    return UpperDice(secret, tuple(notations), _modifier(modifier_parts), *target, threshold)
+    return _modifier(parts), target
 
 
 def _modifier(parts: list[tuple[str, Node]]) -> Node | None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine import periods
+from engine.keys import commitment, period_key
 from engine.report import Report, line, report
-from engine.rng import SeededDice, commitment, period_key
+from engine.rng import SeededDice
 from engine.verify import ThreadPost, verify_thread
 from poster.markup import PostLimits, render_body, render_posts
 
@@ -34,7 +35,7 @@ class Rules:
     def __init__(self) -> None:
         self.seen: list[list[str]] = []
 
-    def verify_report(self, lines: list[str], key: bytes) -> list[str]:
+    def verify_period(self, lines: list[str], key: bytes) -> list[str]:
         self.seen.append(lines)
         wanted = f"数: {SeededDice(key, 'test/number').roll(100)}"
         return [] if wanted in lines else [f"{wanted} がありません"]

@@ -1,0 +1,67 @@
+"""The referee: a pure function from a game's log, the posts just read and the time to the decisions
+of one poll — orders taken with their receipt, dice and step answers, GM commands, reminders, the
+periods resolved with their reports (each with its outbox id) and a move to another thread.
+
+`poll` reads the store only through the `Ledger`'s read-only view and writes nothing: the bot applies
+`Ledger.changes` in one transaction, after rendering each `Outgoing` report under the board's limits.
+The same code answers the bot's polls and the CLI's tools.
+
+| module | holds |
+|---|---|
+| `ledger.py` | the log's view during a poll, and the decisions as store operations |
+| `game.py` | a game's setup, the period clock, the state before a period, missing players, keys |
+| `posts.py` | the posts of a poll: dice, an immediate game's steps, orders and receipts, day keys |
+| `gm.py` | GM commands: refusals, effects, 状態, 公開 |
+| `clocked.py` | games on the clock: opening, reminders, early close, resolution, the end |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.referee.clocked import run_periods
+from engine.referee.game import Game, GameSetup, PostView, ThreadView
+from engine.referee.gm import reveal, status
+from engine.referee.ledger import GameLogReader, Ledger, OrderRow, Outgoing
+from engine.referee.posts import read_posts
+
+
+@dataclass(frozen=True)
+class Decisions:
+    changes: list[tuple[str, dict]]  # in order; `post` changes carry an `Outgoing`
+    move_to: str | None = None  # a GM's 次スレ: the thread the game continues in
+
+
+def poll(
+    setup: GameSetup, thread: ThreadView, log: GameLogReader, posts: Sequence[PostView], now: datetime
+) -> Decisions:
+    """Everything one poll decides for a game: the posts read (in number order), then its clock."""
+    game = Game(setup, thread, Ledger(log, setup.id), now)
+    follow = read_posts(game, posts)
+    if setup.clocked:
+        run_periods(game)
+    return Decisions(game.book.changes, follow)
+
+
+def next_event(setup: GameSetup, thread: ThreadView, log: GameLogReader, now: datetime) -> datetime | None:
+    """When the game's clock next needs a poll (a deadline or a reminder); `now` when it has not begun."""
+    return Game(setup, thread, Ledger(log, setup.id), now).next_event()
+
+
+__all__ = [
+    "Decisions",
+    "Game",
+    "GameLogReader",
+    "GameSetup",
+    "Ledger",
+    "OrderRow",
+    "Outgoing",
+    "PostView",
+    "ThreadView",
+    "next_event",
+    "poll",
+    "reveal",
+    "status",
+]

@@ -1,0 +1,142 @@
+"""A game on the clock, after the posts of a poll are read: open it, remind the late, close a period
+early when every player is ready, and resolve every period that is due — each exactly once, its
+resolution and its report decided together.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+
+from engine import periods
+from engine.keys import commitment
+from engine.referee.game import Game
+from engine.referee.ledger import ResolutionRow
+from engine.report import report
+from engine.rng import SeededSource, SplitSource
+from engine.ruleset import ClockedRuleset, Order
+from engine.schedule import describe
+
+log = logging.getLogger("threadgm")
+
+
+def run_periods(game: Game) -> None:
+    """Open the game, remind the late, end a period early when all are ready, resolve what is due."""
+    if game.book.started() is None:
+        _open(game)
+    if game.book.status() in ("paused", "finished"):
+        return
+    _remind(game)
+    _close_early_when_ready(game)
+    clock = game.clock()
+    assert clock is not None
+    for period in clock.periods_due(game.current_period() - 1, game.now):
+        resolve(game, period)
+        if game.finished(game.state_before(period + 1)):
+            _finish(game)
+            break
+
+
+def _open(game: Game) -> None:
+    game.book.set_started(game.now)
+    clock = game.clock()
+    assert clock is not None and game.setup.schedule is not None
+    opening = periods.opening_report(
+        game.ruleset.NAME,
+        1,
+        clock.deadline(1),
+        commitment(game.setup.period_key(1)),
+        describe(game.setup.schedule),
+        secret_commitment=commitment(game.setup.rules_secret),
+    )
+    game.send(f"{game.id}/opening", "opening", opening)
+
+
+def _finish(game: Game) -> None:
+    """The game is over: no more periods, and the secret dice's key is published, once."""
+    game.book.set_status("finished")
+    finish = report(*periods.finish_blocks(game.setup.rules_secret), kind="finish")
+    game.send(f"{game.id}/finished", "finish", finish)
+
+
+def _remind(game: Game) -> None:
+    clock = game.clock()
+    assert clock is not None
+    period = game.current_period()
+    sent = [e for e in game.book.log_entries(["reminder"]) if e.period == period]
+    last_sent = datetime.fromisoformat(sent[-1].args["at"]) if sent else None
+    due = clock.due_reminders(period, last_sent, game.now)
+    if not due:
+        return
+    missing = game.missing_players(period)
+    game.book.log("reminder", {"at": due[-1].at.isoformat()}, game.now, period=period)
+    if missing:
+        reminder = periods.reminder(period, clock.deadline(period), missing)
+        game.send(f"{game.id}/P{period}/remind/{due[-1].at.isoformat()}", "reminder", reminder)
+
+
+def _close_early_when_ready(game: Game) -> None:
+    schedule = game.setup.schedule
+    if schedule is None or not schedule.early:
+        return
+    period = game.current_period()
+    state = game.state_before(period)
+    players = game.ruleset.players(state)
+    if not players:
+        return
+    already = any(e.period == period for e in game.book.log_entries(["early"]))
+    if set(players) <= game.ready_players(period, state) and not already:
+        game.book.log("early", {"at": game.now.isoformat(), "why": "ready"}, game.now, period=period)
+
+
+def _orders_of(game: Game, period: int) -> list[Order]:
+    rows = periods.effective_orders(
+        periods.ReadOrder(
+            o.post, o.line, o.author, o.player, o.period, o.text, o.canonical, o.order_key, o.status
+        )
+        for o in game.book.orders(period, ["accepted"])
+    )
+    orders = []
+    for row in rows:
+        parsed = game.ruleset.parse_line(row.canonical)
+        if parsed is None or not hasattr(parsed, "command"):
+            log.error("%s: stored order %r no longer parses; left out", game.id, row.canonical)
+            continue
+        orders.append(Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical))
+    return orders
+
+
+def resolve(game: Game, period: int) -> None:
+    """Resolve one period: the resolution and its report are decided together, once."""
+    ruleset = game.ruleset
+    assert isinstance(ruleset, ClockedRuleset)
+    state = game.state_before(period)
+    orders = _orders_of(game, period)
+    assumed = []
+    for player in game.missing_players(period):
+        default = ruleset.missing(state, player)
+        if default is not None:
+            orders.append(Order(0, len(assumed), player, player, default.command, default.canonical))
+            assumed.append((player, default.canonical))
+    source = SplitSource(SeededSource(game.setup.period_key(period)), SeededSource(game.setup.rules_secret))
+    new_state, inner = ruleset.resolve(state, orders, source)
+    clock = game.clock()
+    redo = sum(1 for e in game.book.log_entries(["rollback"]) if e.period == period)
+    final = periods.resolution_report(
+        period,
+        inner,
+        key_hex=game.setup.period_key(period).hex(),
+        assumed=assumed,
+        next_period=period + 1,
+        next_deadline=clock.deadline(period + 1) if clock else None,
+        next_commitment=commitment(game.setup.period_key(period + 1)),
+        redo=bool(redo),
+    )
+    base = f"{game.id}/P{period}/{redo}"
+    state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
+    game.book.save_resolution(
+        ResolutionRow(game.id, period, state_json, f"{base}/0", game.now.isoformat(), len(orders))
+    )
+    game.send(base, "resolution", final)
+    log.info("%s: period %d resolved with %d order(s)", game.id, period, len(orders))

@@ -1,0 +1,168 @@
+"""One game during one poll: its setup, its thread, its log (the `Ledger`) and the time, with the
+questions every part of the referee asks — which period is open, what the clock says, what the state
+is before a period, whose orders are missing, and the keys of the game's dice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine import keys
+from engine.gm_actions import clock_adjustments
+from engine.referee.ledger import Ledger, Outgoing
+from engine.report import Report
+from engine.ruleset import Ruleset
+from engine.schedule import PeriodClock, Schedule
+from parser.gm_words import CANCEL_WORDS, READY_WORDS
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What the configuration and the store fix for a game: it does not change during a poll."""
+
+    id: str
+    ruleset: Ruleset
+    secret: bytes
+    joined: datetime  # when the game joined its thread: earlier posts are not answered
+    scenario: Mapping[str, Any] = field(default_factory=dict)
+    schedule: Schedule | None = None
+    dice: bool = True
+    gm_trips: tuple[str, ...] = ()
+    cancel_words: tuple[str, ...] = CANCEL_WORDS
+    ready_words: tuple[str, ...] = READY_WORDS
+    thread_url_problem: Callable[[str], str | None] = lambda url: None  # why 次スレ URL is no thread
+
+    @property
+    def clocked(self) -> bool:
+        return not self.ruleset.immediate
+
+    def day_key(self, day: str) -> bytes:
+        return keys.period_key(self.secret, self.id, day)
+
+    def period_key(self, period: int) -> bytes:
+        return keys.clocked_period_key(self.secret, self.id, period)
+
+    @property
+    def rules_secret(self) -> bytes:
+        return keys.rules_secret(self.secret, self.id)
+
+    def secret_keys(self, thread_key: str, number: int) -> Callable[[int], bytes]:
+        return lambda index: keys.secret_key(self.secret, self.id, thread_key, number, index)
+
+
+@dataclass(frozen=True)
+class ThreadView:
+    """The thread the game plays in now."""
+
+    id: str
+    key: str
+    read_url: str
+
+
+@dataclass(frozen=True)
+class PostView:
+    """A post as the referee reads it."""
+
+    number: int
+    name: str
+    trip: str | None
+    date: datetime | None
+    body: str
+
+    @property
+    def author(self) -> str:
+        """Who wrote it, as games know players: name◆trip, or the bare name without a trip."""
+        return f"{self.name}◆{self.trip}" if self.trip else self.name
+
+
+@dataclass
+class Game:
+    setup: GameSetup
+    thread: ThreadView
+    book: Ledger
+    now: datetime
+
+    @property
+    def id(self) -> str:
+        return self.setup.id
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.setup.ruleset
+
+    def send(self, base: str, kind: str, *reports: Report) -> None:
+        """Reports to post together (packed into as few posts as the board allows)."""
+        if reports:
+            self.book.send(Outgoing(base, kind, reports))
+
+    def where(self, post: PostView, period: int | None) -> dict[str, Any]:
+        return {"period": period, "post": post.number, "thread_id": self.thread.id, "author": post.author}
+
+    # -- the clock --------------------------------------------------------------------------------
+
+    def clock(self) -> PeriodClock | None:
+        """The period clock folded from the game's log (pauses, resumes, extensions, early closes)."""
+        if self.setup.schedule is None:
+            return None
+        started = self.book.started()
+        if started is None:
+            return None
+        entries = self.book.log_entries(["pause", "resume", "extend", "early"])
+        return PeriodClock(
+            self.setup.schedule, started, clock_adjustments((e.kind, e.args, e.period) for e in entries)
+        )
+
+    def current_period(self) -> int:
+        last = self.book.last_resolution()
+        return (last.period if last else 0) + 1
+
+    def period_of_post(self, post: PostView) -> int:
+        clock = self.clock()
+        if clock is None:
+            return 1
+        return max(clock.period_of_post(post.date or self.now), self.current_period())
+
+    def next_event(self) -> datetime | None:
+        clock = self.clock()
+        if clock is None:
+            return self.now  # not started: start at once
+        return clock.next_event(self.current_period() - 1, self.now)
+
+    # -- the state --------------------------------------------------------------------------------
+
+    def state_before(self, period: int) -> Any:
+        """The state when `period` is resolved: the last resolution's (a cache of the fold), or the
+        scenario's; then the GM's 設定 of that period."""
+        previous = self.book.resolution(period - 1) if period > 1 else None
+        ruleset = self.ruleset
+        state = (
+            ruleset.state_from_dict(json.loads(previous.state))
+            if previous
+            else ruleset.initial_state(self.setup.scenario)
+        )
+        for entry in self.book.log_entries(["set"]):
+            if entry.period == period:
+                state = ruleset.set_value(state, entry.args["path"], entry.args["value"])
+        return state
+
+    def finished(self, state: Any) -> bool:
+        return self.ruleset.finished(state)
+
+    def missing_players(self, period: int) -> list[str]:
+        players = self.ruleset.players(self.state_before(period))
+        if not players:
+            return []
+        sent = {o.player for o in self.book.orders(period, ["accepted"])}
+        return [player for player in players if player not in sent]
+
+    def ready_players(self, period: int, state: Any) -> set[str]:
+        return {
+            player
+            for entry in self.book.log_entries(["ready"])
+            if entry.period == period
+            for player in self.ruleset.players_of(state, entry.args["player"])
+        }

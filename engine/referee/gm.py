@@ -1,0 +1,148 @@
+"""GM commands in the referee: who may give them, what each one changes in the game's log (decided by
+`engine.gm_actions`), the echo in the thread, and what 状態 and 公開 post.
+"""
+
+from __future__ import annotations
+
+from engine import dice_answers, keys
+from engine.gm_actions import Effect, GameView, decide, void_text
+from engine.periods import deadline_text
+from engine.referee.game import Game, PostView
+from engine.report import Block, Report, line, report
+from engine.ruleset import ImmediateRuleset
+from parser.gm import GmError
+
+
+def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, str | None]:
+    """A GM post's commands: the echo, and the thread the game moves to (if one said 次スレ)."""
+    period = game.current_period()
+    where = game.where(post, period)
+    if post.trip not in game.setup.gm_trips:
+        return _refuse(game, post, lines, where), None
+    blocks: list[Block] = []
+    follow: str | None = None
+    for gm_line in lines:
+        command = gm_line.result
+        if isinstance(command, GmError):
+            blocks.append(line(f"【GM】{command.command}: {command.reason}"))
+            continue
+        effect = decide(
+            command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
+        )
+        shown, moved = _apply(game, effect, post)
+        follow = moved or follow
+        game.book.log("gm", {"command": command.canonical, "result": effect.text}, game.now, **where)
+        blocks.extend(shown)
+    return report(*blocks, reply_to=(post.number,), kind="gm"), follow
+
+
+def _refuse(game: Game, post: PostView, lines: list, where: dict) -> Report | None:
+    earlier = [
+        e
+        for e in game.book.log_entries(["refused"])
+        if e.period == where["period"] and e.author == post.author
+    ]
+    game.book.log("refused", {"lines": [g.raw[:100] for g in lines]}, game.now, **where)
+    if earlier:
+        return None  # one answer per poster per period, never a flood
+    return report(
+        line("GMのトリップではないため、GMコマンドは受け付けませんでした"), reply_to=(post.number,), kind="gm"
+    )
+
+
+def _view(game: Game) -> GameView:
+    last = game.book.last_resolution()
+    return GameView(
+        period=game.current_period(),
+        paused=game.book.status() == "paused",
+        periodic=game.setup.clocked,
+        last_resolved=last.period if last else None,
+        clock=game.clock(),
+    )
+
+
+def _setting_problem(game: Game, path: str, value: str) -> str | None:
+    try:
+        game.ruleset.set_value(game.state_before(game.current_period()), path, value)
+    except (ValueError, KeyError, TypeError) as error:
+        return str(error)
+    return None
+
+
+def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str | None]:
+    """Write a GM command's effect into the log; what to echo, and a thread to follow."""
+    for entry in effect.log:
+        game.book.log(entry.kind, entry.args, game.now, **game.where(post, entry.period))
+    if effect.status is not None:
+        game.book.set_status(effect.status)
+    if effect.rollback is not None:
+        game.book.delete_resolution(effect.rollback)
+    text = effect.text
+    if effect.void:
+        text = void_text(effect.void, *_void_orders(game, effect.void))
+    if effect.reveal is not None:
+        try:
+            reveal(game, effect.reveal)
+        except ValueError as error:
+            text = f"公開できません: {error}"
+    follow = effect.move_to
+    if follow is not None and (problem := game.setup.thread_url_problem(follow)):
+        text, follow = f"次スレに移れません: {problem}", None
+    if effect.show_status:
+        return status(game), None
+    return [line(f"【GM】{text}")], follow
+
+
+def _void_orders(game: Game, posts: tuple[int, ...]) -> tuple[int, list[int]]:
+    """Void the orders of these posts of this thread; how many, and which resolved periods had them."""
+    wanted = set(posts)
+    last = game.book.last_resolution()
+    voided, resolved = 0, []
+    for order in game.book.orders(statuses=["accepted"]):
+        if order.post in wanted and order.thread_id == game.thread.id:
+            game.book.set_order_status(order, "voided", "GMにより無効")
+            voided += 1
+            if last is not None and order.period <= last.period:
+                resolved.append(order.period)
+    return voided, resolved
+
+
+def status(game: Game) -> list[Block]:
+    """What 状態 shows: the period, its deadline, who has not sent orders, the ruleset's view."""
+    ruleset = game.ruleset
+    period = game.current_period()
+    if isinstance(ruleset, ImmediateRuleset):
+        if not ruleset.steps:
+            return [line(f"【GM】{ruleset.NAME}: {game.thread.read_url}")]
+        state = game.state_before(period)
+        return [line(f"【GM】{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
+    state = game.state_before(period)
+    clock = game.clock()
+    deadline = clock.deadline(period) if clock else None
+    paused = game.book.status() == "paused"
+    parts = [
+        f"ピリオド{period}",
+        "停止中" if paused else f"締切 {deadline_text(deadline)}" if deadline else "締切未定",
+    ]
+    missing = game.missing_players(period)
+    if missing:
+        parts.append("未提出: " + "、".join(missing))
+    return [line("【GM】" + "・".join(parts)), *ruleset.status(state).blocks]
+
+
+def reveal(game: Game, number: int) -> None:
+    """Post the result and the keys of post `number`'s secret rolls; ValueError (Japanese) when there
+    is nothing to reveal."""
+    post = game.book.post(game.thread.id, number)
+    if post is None:
+        raise ValueError(f">>{number} はまだ読み込んでいません")
+    day = keys.day_of(post.date or game.now)
+    secret_keys = game.setup.secret_keys(game.thread.key, number)
+    answer = dice_answers.answer(game.thread.key, number, post.body, game.setup.day_key(day), secret_keys)
+    hidden = answer.meta.get("secret", {}) if answer is not None else {}
+    if not hidden:
+        raise ValueError(f">>{number} にシークレットダイスはありません")
+    opened = {index: secret_keys(index) for index in hidden}
+    game.send(
+        f"{game.id}/{game.thread.key}/reveal/{number}", "reveal", dice_answers.reveal(number, hidden, opened)
+    )

@@ -1,0 +1,224 @@
+"""Reading the posts of one poll: dice answers, an immediate game's steps, orders with their receipt,
+GM commands, and the day keys the dice of those posts need published — all in one batch of posts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
+
+from engine import dice_answers, keys, periods
+from engine.disclosure import Disclosure, PeriodStatus, disclosure_report, plan
+from engine.periods import secret_commitment_line
+from engine.referee.game import Game, PostView
+from engine.referee.gm import carry_out
+from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
+from engine.report import Block, Report, line, report
+from engine.rng import SeededSource, SplitSource
+from engine.ruleset import ImmediateRuleset, Order, Rejection
+from parser.bbs_dice import is_quote
+from parser.gm import find_gm_commands
+from parser.gm_words import is_word
+
+
+def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
+    """Answer the posts read in this poll; returns the thread URL a GM moved the game to, if any."""
+    reports: list[Report] = []
+    answering: set[str] = set()
+    readings: list[tuple[PostView, periods.PostReading, int]] = []
+    commands: list[tuple[PostView, list]] = []
+    for post in posts:
+        if post.date is not None and post.date + timedelta(seconds=1) <= game.setup.joined:
+            continue  # written before the bot joined the thread (dates have whole seconds)
+        gm_lines = find_gm_commands(post.body)
+        if gm_lines:
+            commands.append((post, gm_lines))
+        day = keys.day_of(post.date or game.now)
+        answer = _answer(game, post, day)
+        if answer is not None:
+            reports.append(answer)
+            answering.add(day)
+        if game.setup.clocked and not (gm_lines and post.trip in game.setup.gm_trips):
+            reading = _read_orders(game, post)
+            if reading is not None:
+                readings.append(reading)
+    handled = [post.number for post in posts]
+    disclosure = _disclosure(game, answering)
+    if not handled and not disclosure:
+        return None
+    base = _batch_id(game, handled, disclosure)
+    commitments = {
+        day: keys.commitment(game.setup.day_key(day)) for day in (*disclosure.commit, *disclosure.reveal)
+    }
+    if disclosure:
+        keys_of = {day: game.setup.day_key(day) for day in commitments}
+        reports.insert(0, disclosure_report(disclosure, keys_of, commitments))
+    if readings:
+        receipt = take_orders(game, readings, base)
+        if receipt is not None:
+            reports.append(receipt)
+    follow: str | None = None
+    for post, gm_lines in commands:
+        echo, moved = carry_out(game, post, gm_lines)
+        follow = moved or follow
+        if echo is not None:
+            reports.append(echo)
+    game.send(base, "answer", *reports)
+    game.book.mark_handled(game.thread.id, handled)
+    if disclosure:
+        _record_disclosure(game, disclosure, commitments, f"{base}/0")
+    return follow
+
+
+def _batch_id(game: Game, handled: list[int], disclosure: Disclosure) -> str:
+    span = f"{handled[0]}-{handled[-1]}" if handled else "none"
+    days = "+".join((*disclosure.commit, *disclosure.reveal))
+    return f"{game.id}/{game.thread.key}/{span}/{days}"
+
+
+def _answer(game: Game, post: PostView, day: str) -> Report | None:
+    """The immediate game's step for this post, or else the answer to its dice."""
+    ruleset = game.ruleset
+    if isinstance(ruleset, ImmediateRuleset):
+        step = _apply_step(game, ruleset, post, day)
+        if step is not None:
+            return step
+    if not game.setup.dice:
+        return None
+    return dice_answers.answer(
+        game.thread.key,
+        post.number,
+        post.body,
+        game.setup.day_key(day),
+        game.setup.secret_keys(game.thread.key, post.number),
+    )
+
+
+def _apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) -> Report | None:
+    """An immediate game's step for this post, stored as the next "period" so that 巻き戻し undoes it
+    like any resolution."""
+    parsed = ruleset.parse_post(post.body)
+    if parsed is None:
+        return None
+    if isinstance(parsed, Rejection):
+        return report(line(parsed.reason), reply_to=(post.number,))
+    step = game.current_period()
+    state = game.state_before(step)
+    order = Order(post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date)
+    prefix = keys.purpose_prefix(game.thread.key, post.number) + "rules/"
+    source = SplitSource(
+        keys.PrefixedSource(SeededSource(game.setup.day_key(day)), prefix),
+        keys.PrefixedSource(SeededSource(game.setup.rules_secret), prefix),
+    )
+    new_state, answer = ruleset.apply(state, order, source)
+    state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
+    game.book.save_resolution(
+        ResolutionRow(game.id, step, state_json, f"post/{post.number}", game.now.isoformat(), 1)
+    )
+    head = [secret_commitment_line(keys.commitment(game.setup.rules_secret))] if step == 1 else []
+    tail: list[Block] = []
+    if ruleset.finished(new_state):
+        tail = periods.finish_blocks(game.setup.rules_secret)
+        game.book.set_status("finished")
+    answer = replace(answer, blocks=(*head, *answer.blocks, *tail))
+    return replace(answer, reply_to=(post.number,))
+
+
+def _disclosure(game: Game, answering: set[str]) -> Disclosure:
+    if not game.setup.dice:
+        return Disclosure()
+    statuses = {
+        record.period: PeriodStatus(bool(record.committed_in), bool(record.revealed_in))
+        for record in game.book.periods()
+    }
+    return plan(statuses, game.now, answering=answering)
+
+
+def _record_disclosure(game: Game, disclosure: Disclosure, commitments: dict[str, str], first: str) -> None:
+    for day in disclosure.commit:
+        previous = game.book.period(day)
+        revealed = previous.revealed_in if previous else None
+        game.book.save_period(PeriodRow(game.id, day, commitments[day], first, revealed))
+    for day in disclosure.reveal:
+        previous = game.book.period(day)
+        committed = previous.committed_in if previous else first
+        game.book.save_period(PeriodRow(game.id, day, commitments[day], committed, first))
+
+
+# -- orders ---------------------------------------------------------------------------------------
+
+
+def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostReading, int] | None:
+    period = game.period_of_post(post)
+    reading = periods.read_post(
+        game.ruleset,
+        post=post.number,
+        author=post.author,
+        body=post.body,
+        period=period,
+        cancel_words=game.setup.cancel_words,
+        ready_words=game.setup.ready_words,
+        is_word=is_word,
+        is_quote=is_quote,
+    )
+    if reading.orders or reading.cancelled or reading.ready:
+        return post, reading, period
+    return None
+
+
+def take_orders(
+    game: Game, readings: list[tuple[PostView, periods.PostReading, int]], base: str
+) -> Report | None:
+    """Take the orders read in this poll, post by post (a 取消 withdraws what its author wrote before
+    it, in this poll too), and make the receipt."""
+    state = game.state_before(game.current_period())
+    readings = [
+        (post, replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders)), period)
+        for post, reading, period in readings
+    ]
+    for post, reading, period in readings:
+        if reading.cancelled:
+            for order in game.book.orders(period, ["accepted"]):
+                if order.author == post.author and order.post < post.number:
+                    game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
+        if reading.ready:
+            where = game.where(post, period)
+            game.book.log("ready", {"player": post.author}, game.now, **where)
+        written = post.date.isoformat() if post.date else None
+        game.book.save_orders(
+            OrderRow(
+                game.id,
+                game.thread.id,
+                o.post,
+                o.line,
+                o.author,
+                o.player,
+                o.period,
+                o.text,
+                o.canonical,
+                o.key,
+                o.status,
+                o.reason,
+                written,
+                f"{base}/0",
+            )
+            for o in reading.orders
+        )
+    current = game.current_period()
+    clock = game.clock()
+    deadline = clock.deadline(current) if clock else None
+    periods_of = {post.number: period for post, _, period in readings}
+    return periods.receipt(
+        periods_of, [(post.number, reading) for post, reading, _ in readings], current, deadline
+    )
+
+
+def _checked(game: Game, state: object, order: periods.ReadOrder) -> periods.ReadOrder:
+    if order.status != "accepted":
+        return order
+    reason = game.ruleset.check(
+        state, Order(order.post, order.line, order.author, order.player, order.command, order.canonical)
+    )
+    return replace(order, status="rejected", reason=reason) if reason else order

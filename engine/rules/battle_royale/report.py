@@ -1,0 +1,173 @@
+"""Reports of the 都道府県バトロワ in the thread's own style: each die as the seed's template (【name】,
+基準『』, the note line, `diceNdM=` with its faces, the table lines, → the outcome), the 生き残り表, the
+戦況まとめ, the winner. Markup-neutral (`engine.report`); GM-only lines go to `meta["secret"]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.report import Block, Report, Section, heading, line, report, section, strong, table
+from engine.rules.battle_royale.events import (
+    BattleStart,
+    Died,
+    DieRequest,
+    Entrants,
+    Event,
+    GameOver,
+    Renumbered,
+    Revealed,
+    Rolled,
+    Said,
+    Secret,
+    Summary,
+    SurvivorTable,
+)
+
+_MAX_FACE_LINES = 12
+_ENDING_TITLES = {"winner": "優勝", "mastermind": "黒幕の勝利", "reconciled": "和解エンド"}
+
+
+def render(events: Iterable[Event]) -> Report:
+    """The public report of one step; GM-only content rides along as `meta["secret"]` (a Report)."""
+    public: list[Block] = []
+    secret: list[Block] = []
+    for event in events:
+        if isinstance(event, Secret):
+            secret.append(line("（GM）", event.text))
+        elif isinstance(event, Rolled) and event.request.secret:
+            secret.append(_rolled(event))
+        else:
+            public.extend(_blocks(event))
+    meta: dict[str, object] = {}
+    if secret:
+        meta["secret"] = report(*secret, kind="secret")
+    return report(*public, **meta)
+
+
+def request_report(request: DieRequest) -> Report:
+    """The template a player copies to roll the next die (assisted play), with why this table."""
+    blocks: list[Block] = [*_template_head(request), line(request.command), *_face_lines(request)]
+    return report(section(*blocks), line("理由：", request.reason), kind="prompt")
+
+
+def _template_head(request: DieRequest) -> list[Block]:
+    blocks: list[Block] = [heading(request.name)]
+    if request.base:
+        blocks.append(line(f"基準『{request.base}』"))
+    if request.subject:
+        blocks.append(line(request.subject))
+    if request.note:
+        blocks.append(line(request.note))
+    return blocks
+
+
+def _face_lines(request: DieRequest) -> list[Block]:
+    table_ = request.table
+    if table_.key in ("select", "select_opponent"):
+        return []  # the numbered table is the 生き残り表 already posted
+    if table_.key.endswith("_count") and table_.sides > _MAX_FACE_LINES:
+        first, last = table_.faces[0], table_.faces[-1]
+        return [line(f"1～{table_.sides}.{first.label}～{last.label}（出目の順）")]
+    return [line(face.text) for face in table_.faces]
+
+
+def _rolled(event: Rolled) -> Section:
+    request = event.request
+    blocks = _template_head(request)
+    if event.automatic:
+        blocks.append(line("→ ", strong(event.result), "（ほかの結果がないためダイスなしで確定）"))
+        return section(*blocks)
+    total = sum(event.faces)
+    blocks.append(line(request.command, " ".join(str(f) for f in event.faces), f" ({total})"))
+    blocks.extend(_face_lines(request))
+    blocks.append(line("→ ", strong(event.result)))
+    return section(*blocks)
+
+
+def _side(label: str, members: tuple[str, ...]) -> str:
+    if len(members) <= 1:
+        return f"『{label}』"
+    return f"『{label}』（" + "".join(f"『{m}』" for m in members) + "）"
+
+
+def _blocks(event: Event) -> list[Block]:
+    if isinstance(event, Rolled):
+        return [_rolled(event)]
+    if isinstance(event, BattleStart):
+        title = {
+            "battle": f"第{event.number}戦",
+            "infight": f"第{event.number}戦（仲間割れ）",
+            "final": "黒幕決戦",
+        }[event.kind]
+        if event.kind == "final":
+            return [heading(title), line(f"黒幕『{event.base}』 vs {event.opponent}")]
+        return [
+            heading(title),
+            line(_side(event.base, event.base_side), " vs ", _side(event.opponent, event.opponent_side)),
+        ]
+    if isinstance(event, Died):
+        if event.again:
+            return [line(f"『{event.label}』は倒れた……はずが、その姿はどこにもない")]
+        return [
+            line(strong(f"『{event.label}』脱落"), f"（{event.cause}）" if event.cause != "final" else "")
+        ]
+    if isinstance(event, Said):
+        return [line(event.text)]
+    if isinstance(event, Renumbered):
+        return [
+            section(
+                heading("都道府県表（作り直し）"),
+                line(event.why),
+                table(((str(n), label) for n, label in event.rows), ("番号", "都道府県")),
+                line(f"次からは dice2d{len(event.rows)}= で選出"),
+            )
+        ]
+    if isinstance(event, Revealed):
+        blocks: list[Block] = [
+            heading("黒幕判明"),
+            line(f"{event.why}――"),
+            line(strong(f"黒幕の正体は『{event.mastermind}』！")),
+        ]
+        if event.collaborators:
+            blocks.append(line("協力者：", "".join(f"『{c}』" for c in event.collaborators)))
+        return [section(*blocks)]
+    if isinstance(event, SurvivorTable):
+        blocks = [heading("生き残り表")]
+        if event.fallen:
+            blocks.append(line("今回の脱落：", "".join(f"『{f}』" for f in event.fallen)))
+        if event.revived:
+            blocks.append(line("新規参戦：", "".join(f"『{r}』" for r in event.revived)))
+        blocks.append(table(event.rows, event.header))
+        blocks.extend(line(g) for g in event.groups)
+        blocks.append(line(f"残り{event.remaining}"))
+        return [section(*blocks)]
+    if isinstance(event, Summary):
+        blocks = [heading(f"戦況まとめ（第{event.battles}戦終了時点）"), line(f"残り{event.remaining}")]
+        blocks.extend(line(g) for g in event.groups)
+        if not event.groups:
+            blocks.append(line("団体：なし"))
+        if event.fallen:
+            blocks.append(line("脱落順：", "→".join(f"『{f}』" for f in event.fallen)))
+        if event.counts:
+            blocks.append(line("これまで：", "、".join(f"{label}{n}回" for label, n in event.counts)))
+        return [section(*blocks)]
+    if isinstance(event, Entrants):
+        blocks = [
+            heading(event.title),
+            *(line(note) for note in event.notes),
+            table(event.rows, event.header),
+        ]
+        blocks.append(line(f"参加{len(event.rows)}" + ("チーム" if event.header[1] == "チーム" else "")))
+        return [section(*blocks)]
+    if isinstance(event, GameOver):
+        names = "".join(f"『{w}』" for w in event.winners)
+        if event.kind == "winner":
+            who = f"{event.team}（{names}）" if event.team else names
+            text = f"優勝は{who}！（全{event.battles}戦）"
+        elif event.kind == "mastermind":
+            text = f"黒幕陣営{names}の勝利……（全{event.battles}戦）"
+        else:
+            text = f"黒幕と残った都道府県{names}は和解した（全{event.battles}戦）"
+        return [section(heading(_ENDING_TITLES[event.kind]), line(strong(text)))]
+    return []

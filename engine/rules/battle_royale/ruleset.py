@@ -1,0 +1,243 @@
+"""The 都道府県バトロワ (seed 000) as the bot plays it: two rulesets of the `engine.ruleset` shape over the
+one step machine of `engine.rules.battle_royale`.
+
+- `AUTOMATIC` ("battle-royale", periodic): each period's `resolve` plays the next
+  `options.battles_per_period` battles with the period's dice and reports every die in the seed's template
+  style, with the 生き残り表, groups, 戦況まとめ and the winner the engine reports.
+- `ASSISTED` ("battle-royale-assist", immediate): a player posts one of the seed's dice templates;
+  `apply` rolls it from the post's own stream when it is the die the rules need, and answers with the
+  roll, what happened and the next template to post; a wrong table gets the explanation and the due
+  template, and the state stays as it was.
+
+In both modes the bot rolls the secret set-up dice (黒幕陣営) itself, on streams whose purposes start with
+`secret/` (`SECRET_PREFIX`), so a caller can give them a key it never publishes. Reports built here carry
+only the engine's public blocks: the GM-only part (`meta["secret"]`) is dropped, so the mastermind stays
+in the stored state (`gm_report`) and never reaches a post.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.report import Block, Report, Section, anchor, heading, line, report, section
+from engine.rng import Dice, RandomSource
+from engine.rules.battle_royale import game as br
+from engine.rules.battle_royale.events import GameOver
+from engine.rules.battle_royale.ops import survivor_table
+from engine.rules.battle_royale.report import render
+from engine.rules.battle_royale.sim import format_result
+from engine.rules.battle_royale.state import State, clone
+from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
+from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
+
+# A guard, never a rule: a battle needs a handful of dice (rerolls included); this many without the
+# period's battles ending means something is wrong, and the period stops rather than loop on.
+MAX_DICE_PER_BATTLE = 1000
+
+SECRET_PREFIX = "secret/"
+_OPTION_RANGES = {"battles_per_period": (1, 100), "summary_every": (0, 1000)}
+NEXT_TEMPLATE = "次に貼るテンプレ↓"
+
+_AUTOMATIC_HELP = """
+■ 自動進行（battle-royale）
+・更新のたびにダイス民ボットが次の戦闘を options.battles_per_period 戦（標準1戦）行い、ダイスをテンプレ形式で貼る。
+・GMの「進行」（即時更新）で次の戦闘をすぐに行う。
+・GMの設定：設定 teams.1.name=チーム名（タッグマッチ、番号か今のチーム名で）／
+  設定 options.battles_per_period=2 ／ 設定 options.summary_every=5（次の更新から）
+"""
+
+_ASSISTED_HELP = """
+■ アシストモード（battle-royale-assist）
+・使用ダイス一覧のテンプレ（【ダイス名】・基準『』・dice式）を貼ると、ダイス民ボットがそのダイスを振って進め、
+  結果と次に貼るテンプレを答える。基準『』は空欄でもよい。1つの書き込みに貼るテンプレは1つ。
+・今の状況に合わないテンプレ（表・基準・面数・団体戦用の＋1の取り違え）には理由と正しいテンプレを答え、進行しない。
+・黒幕の非公開ダイスはボットが自分で振る（結果は公開しない）。
+"""
+
+
+class _BattleRoyale(Ruleset[State, DieTemplate]):
+    """What both modes share: the state, the GM's settings, the status post, no player orders (the
+    base's defaults: no order grammar, anyone may post, nothing assumed for a missing order)."""
+
+    NAME = br.NAME
+    settings: Sequence[Setting] = (
+        Setting("teams.<番号>.name", "タッグマッチのチーム名（安価で決まった名前）"),
+        Setting("options.battles_per_period", "1回の更新で行う戦闘の数（1～100）", int),
+        Setting("options.summary_every", "戦況まとめを出す間隔（戦闘数、0で出さない）", int),
+    )
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> State:
+        return br.initial_state(dict(scenario))
+
+    def set_value(self, state: State, path: str, value: Any) -> State:
+        """設定: `teams.N.name` (a tag team's name, N its number or current name) or an `options.*` count."""
+        flat = unicodedata.normalize("NFKC", path).strip()
+        head, _, rest = flat.partition(".")
+        if head == "teams" and rest.endswith(".name") and len(rest) > len(".name"):
+            new, _ = br.set_team_name(state, rest[: -len(".name")], str(value))
+            return new
+        if head == "options" and rest in _OPTION_RANGES:
+            low, high = _OPTION_RANGES[rest]
+            text = unicodedata.normalize("NFKC", str(value)).strip()
+            if not text.isdigit() or not low <= int(text) <= high:
+                raise br.BattleRoyaleError(f"{rest} は{low}～{high}の整数にしてください（指定: {value}）")
+            new = clone(state)
+            new.options = replace(state.options, **{rest: int(text)})
+            return new
+        known = "teams.<番号>.name、" + "、".join(f"options.{name}" for name in _OPTION_RANGES)
+        raise br.BattleRoyaleError(f"{path} は設定できません（設定できるもの: {known}）")
+
+    def state_to_dict(self, state: State) -> dict:
+        return br.state_to_dict(state)
+
+    def state_from_dict(self, data: dict) -> State:
+        return br.state_from_dict(data)
+
+    def read_scenario(self, text: str) -> dict[str, Any]:
+        return br.parse_scenario_toml(text)
+
+    def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
+        """Win rates, battles per game and how often each rule fired, over `runs` whole games."""
+        return format_result(br.simulate(dict(scenario), runs, seed), as_json=as_json)
+
+    def finished(self, state: State) -> bool:
+        return state.ending is not None
+
+    def status(self, state: State) -> Report:
+        """状態: the survivors with their numbers and groups, then the winner or the next die."""
+        blocks: list[Block] = [heading(f"{state.options.title} 状況（第{state.battles}戦まで）")]
+        if not state.setup_done:
+            return report(*blocks, *br.opening_report(state).blocks)
+        blocks += render([survivor_table(state, (), ())]).blocks
+        request = br.next_die(state)
+        if state.ending is not None:
+            blocks += _ending(state)
+        elif request is not None:
+            blocks.append(
+                line(f"次のダイス：【{request.name}】" if not request.secret else "次のダイス：非公開")
+            )
+        return report(*blocks)
+
+
+def _ending(state: State) -> list[Block]:
+    ending = state.ending
+    assert ending is not None
+    return list(render([GameOver(ending.kind, tuple(ending.winners), ending.team, state.battles)]).blocks)
+
+
+class _SecretStreams:
+    """The source as the secret dice see it: every purpose under `secret/`."""
+
+    def __init__(self, source: RandomSource) -> None:
+        self.source = source
+
+    def stream(self, purpose: str) -> Dice:
+        return self.source.stream(SECRET_PREFIX + purpose)
+
+
+def _set_up(state: State, source: RandomSource) -> tuple[State, list[Block]]:
+    """Roll the secret set-up dice (the bot's alone) and say what opens the game: before any die, the
+    entrants table or the set-up dice to come. Only public blocks are returned."""
+    blocks: list[Block] = []
+    ready = state
+    while (request := br.next_die(ready)) is not None and request.secret:
+        ready, _, _, step = br.play_step(ready, _SecretStreams(source))
+        blocks += step.blocks
+    if not blocks and state.dice_total == 0:
+        blocks = list(br.opening_report(state).blocks)
+    return ready, blocks
+
+
+class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
+    ID = "battle-royale"
+    HELP = br.HELP + _AUTOMATIC_HELP
+
+    def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
+        """The next `battles_per_period` battles (fewer when the game ends), every die on its stream."""
+        if state.ending is not None:
+            return state, report(line("このバトロワは決着しています"), *_ending(state), kind="resolution")
+        state, blocks = _set_up(state, source)
+        target = state.battles + state.options.battles_per_period
+        budget = MAX_DICE_PER_BATTLE * state.options.battles_per_period
+        while state.ending is None and state.battles < target:
+            if budget == 0:
+                blocks.append(
+                    line("ダイスの数が上限に達したため、この更新はここまでにします（次の更新で続きから）")
+                )
+                break
+            state, _, _, step = br.play_step(state, source)
+            blocks += step.blocks
+            budget -= 1
+        return state, report(*blocks, kind="resolution")
+
+
+class AssistedRuleset(_BattleRoyale, ImmediateRuleset[State, DieTemplate]):
+    ID = "battle-royale-assist"
+    HELP = br.HELP + _ASSISTED_HELP
+
+    def parse_post(self, body: str) -> OrderText | Rejection | None:
+        """A post holding one of the seed's templates (a 【name】 heading with its diceNdM=)."""
+        templates = find_die_templates(body)
+        if not templates:
+            return None
+        if len(templates) > 1:
+            names = "".join(f"【{t.table}】" for t in templates)
+            return Rejection(
+                names, f"テンプレは1つの書き込みに1つだけ貼ってください（{len(templates)}つあります）"
+            )
+        template = templates[0]
+        if template.base is not None and not template.base.strip():
+            template = replace(template, base=None)  # 基準『』 left blank: nothing to check
+        return OrderText(template, _canonical(template))
+
+    def apply(self, state: State, order: Order, source: RandomSource) -> tuple[State, Report]:
+        template: DieTemplate = order.command
+        ready, blocks = _set_up(state, source)
+        problem = br.check_template(ready, template)
+        if problem is not None:
+            if ready.ending is not None:
+                return state, report(line(problem), *_ending(ready))
+            return state, report(*blocks, line(problem), _due(ready, reason=False))
+        new, _, _, step = br.play_step(ready, source)
+        blocks += step.blocks
+        if new.ending is None:
+            blocks.append(_due(new, reason=True))
+        return new, report(*blocks)
+
+    def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
+        """Offline replay of template posts, in posting order, each answered as `apply` would."""
+        blocks: list[Block] = []
+        for order in orders:
+            state, answer = self.apply(state, order, source)
+            blocks += [line(anchor(order.post)), *answer.blocks]
+        return state, report(*blocks, kind="resolution")
+
+
+def _due(state: State, *, reason: bool) -> Section:
+    """The template to post next, kept in one section so a post boundary never cuts it."""
+    prompt = br.next_die_report(state).blocks
+    template = prompt[0].blocks if isinstance(prompt[0], Section) else prompt[:1]
+    return section(line(NEXT_TEMPLATE), *template, *(prompt[1:] if reason else ()))
+
+
+def _canonical(template: DieTemplate) -> str:
+    base = f"基準『{template.base}』" if template.base else ""
+    dice = f" dice{template.count}d{template.sides}=" if template.sides is not None else ""
+    return f"【{template.table}】{base}{dice}"
+
+
+AUTOMATIC = AutomaticRuleset()
+ASSISTED = AssistedRuleset()
+
+__all__ = [
+    "ASSISTED",
+    "AUTOMATIC",
+    "MAX_DICE_PER_BATTLE",
+    "NEXT_TEMPLATE",
+    "SECRET_PREFIX",
+    "AssistedRuleset",
+    "AutomaticRuleset",
+]

@@ -1,0 +1,49 @@
+"""ダイス: the plain dice thread, a game with no state of its own — every dice command answered at once.
+
+The answers themselves (`answers.answer`, `answers.reveal`) are what every game's thread uses when
+`dice = true`; this folder is also a game, so that a thread of nothing but dice is configured like any
+other (`rules = "dice"`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.dice_answers import REVEAL_HEADING, SECRET_LABEL, answer, reveal, secret_label
+from engine.report import Report, report
+from engine.rng import RandomSource
+from engine.ruleset import ImmediateRuleset, Order
+
+HELP = """\
+【ダイス】
+レスに書いたダイスコマンドにその場で答えます。
+・dice2d47= のような BBS 形式（ダイス1～10個、面1～9999）
+・2D6>=7、1D100<=50、3B6、choice[A,B,C] など BCDice の共通コマンド（行頭に書く。全角も可）
+・【表の名前】とコマンドと「1.勝利」「5-6.敗北」のような出目の行を並べた表
+出目はその日（日本時間）の鍵から決まり、鍵のハッシュは前日までに、鍵そのものは翌日に公開します。
+threadgm verify でスレッドの全ての出目を誰でも再計算できます。"""
+
+
+class DiceRuleset(ImmediateRuleset[dict, None]):
+    ID = "dice"
+    NAME = "ダイス"
+    HELP = HELP
+    steps: ClassVar[bool] = False  # nothing to undo: dice answers are final
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> dict:
+        return {}
+
+    def state_to_dict(self, state: dict) -> dict:
+        return {}
+
+    def state_from_dict(self, data: dict) -> dict:
+        return {}
+
+    def apply(self, state: dict, order: Order, source: RandomSource) -> tuple[dict, Report]:
+        return state, report()  # never called: parse_post finds no command beyond the dice
+
+
+RULESET = DiceRuleset()
+
+__all__ = ["REVEAL_HEADING", "RULESET", "SECRET_LABEL", "DiceRuleset", "answer", "reveal", "secret_label"]

@@ -1,0 +1,120 @@
+"""数当て: the tiny ruleset that exercises the periods machinery (and documents the ruleset shape).
+
+Each period every player may post `＜予想＞N` (1–100 by default); at the update the bot rolls the
+target with the period's dice and the closest guesses score a point. The last guess of a player in
+a period counts; a player who sends none scores nothing (the missing-order policy).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import regex
+
+from engine.report import Report, heading, line, report, table
+from engine.rng import RandomSource
+from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
+
+_GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class GuessState:
+    sides: int = 100
+    players: tuple[str, ...] | None = None  # None: anyone may guess
+    round: int = 0
+    scores: dict[str, int] = field(default_factory=dict)
+    last_target: int | None = None
+
+
+class GuessRuleset(ClockedRuleset[GuessState, int]):
+    ID = "guess"
+    NAME = "数当て"
+    HELP = """\
+【数当て】
+各ピリオドに ＜予想＞42 のように数をひとつ書いてください（1～100）。
+更新時にボットが目標の数を振り、いちばん近い人に1点。同じピリオドに何度書いても最後の予想が有効です。
+取消 と書くとそのピリオドの予想を取り消せます。予想しなかった人は0点です。"""
+    settings: Sequence[Setting] = (Setting("scores.<名前>", "その人の点数を直す（整数）", int),)
+
+    def parse_line(self, text: str) -> OrderText | Rejection | None:
+        match = _GUESS.match(unicodedata.normalize("NFKC", text))
+        if not match:
+            return None
+        value = match[1]
+        if not value.isdigit() or len(value) > 6:
+            return Rejection(text.strip(), "予想は ＜予想＞42 のように数で書いてください")
+        return OrderText(int(value), f"＜予想＞{int(value)}")
+
+    def order_key(self, order: Order) -> str:
+        return order.player
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> GuessState:
+        players = scenario.get("players")
+        sides = int(scenario.get("sides", 100))
+        if sides < 2:
+            raise ValueError("sides は2以上にしてください")
+        return GuessState(sides, tuple(players) if players else None)
+
+    def resolve(
+        self, state: GuessState, orders: Sequence[Order], source: RandomSource
+    ) -> tuple[GuessState, Report]:
+        target = source.stream("guess/target").roll(state.sides)
+        valid = [o for o in orders if 1 <= o.command <= state.sides and self._may_play(state, o.player)]
+        refused = [o for o in orders if o not in valid]
+        best = min((abs(o.command - target) for o in valid), default=None)
+        winners = sorted({o.player for o in valid if abs(o.command - target) == best})
+        scores = dict(state.scores)
+        for player in winners:
+            scores[player] = scores.get(player, 0) + 1
+        blocks = [heading(f"数当て 第{state.round + 1}回"), line(f"目標の数: {target}（1D{state.sides}）")]
+        blocks += [line(f"{o.player}: {o.command}（差 {abs(o.command - target)}）") for o in valid]
+        blocks += [line(f"{o.player}: {o.command} は範囲外のため無効") for o in refused]
+        blocks.append(line("当たり: " + "、".join(winners) if winners else "予想はありませんでした"))
+        new = replace(state, round=state.round + 1, scores=scores, last_target=target)
+        return new, report(*blocks, kind="resolution")
+
+    def players(self, state: GuessState) -> list[str] | None:
+        return list(state.players) if state.players is not None else None
+
+    def set_value(self, state: GuessState, path: str, value: Any) -> GuessState:
+        head, _, player = path.partition(".")
+        if head != "scores" or not player:
+            raise ValueError(f"{path} は設定できません（設定できるもの: scores.<名前>）")
+        return replace(state, scores={**state.scores, player: int(value)})
+
+    def state_to_dict(self, state: GuessState) -> dict:
+        return {
+            "sides": state.sides,
+            "players": list(state.players) if state.players is not None else None,
+            "round": state.round,
+            "scores": dict(state.scores),
+            "last_target": state.last_target,
+        }
+
+    def state_from_dict(self, data: dict) -> GuessState:
+        players = data.get("players")
+        return GuessState(
+            data["sides"],
+            tuple(players) if players is not None else None,
+            data["round"],
+            dict(data["scores"]),
+            data["last_target"],
+        )
+
+    def status(self, state: GuessState) -> Report:
+        rows = sorted(state.scores.items(), key=lambda item: (-item[1], item[0]))
+        return report(
+            heading(f"数当て 第{state.round}回まで"),
+            table(((p, f"{s}点") for p, s in rows), header=("名前", "点数")),
+        )
+
+    @staticmethod
+    def _may_play(state: GuessState, player: str) -> bool:
+        return state.players is None or player in state.players
+
+
+RULESET = GuessRuleset()

@@ -1,0 +1,63 @@
+"""海戦ルール（TRPG戦闘処理）: the naval combat game, one folder.
+
+| module | holds |
+|---|---|
+| `orders.py` | the order grammar (＜攻撃＞＜インターセプト＞＜移動＞), ORDERS.txt and RANDOMS.txt |
+| `hexgrid.py` | the hex map's geometry |
+| `state.py` | the state, the scenario TOML and its JSON form |
+| `resolve.py` | one period's resolution: the pure function of the rules |
+| `report.py` | the period's report and its JSON form |
+| `help.py` | HELP: the rules as the bot applies them |
+| `core.py` | the pure period function and the checks made when an order is posted |
+| `ruleset.py` | the game's face to the bot and the tools (`RULESET`) |
+| `cases/` | case files: PRESTATE / ORDERS / RANDOMS / RESULTS / POSTSTATE |
+"""
+
+from engine.rules.naval.core import (
+    HELP,
+    ID,
+    NAME,
+    NavalOrder,
+    NavalOrderError,
+    NavalState,
+    RandomsFileError,
+    RandomsShortError,
+    Resolution,
+    ScenarioError,
+    check_order,
+    initial_state,
+    load_scenario,
+    parse_order,
+    recorded_randoms,
+    resolution_to_dict,
+    resolve,
+    resolve_period,
+    state_from_dict,
+    state_to_dict,
+)
+from engine.rules.naval.ruleset import RULESET, NavalRuleset
+
+__all__ = [
+    "HELP",
+    "ID",
+    "NAME",
+    "RULESET",
+    "NavalOrder",
+    "NavalOrderError",
+    "NavalRuleset",
+    "NavalState",
+    "RandomsFileError",
+    "RandomsShortError",
+    "Resolution",
+    "ScenarioError",
+    "check_order",
+    "initial_state",
+    "load_scenario",
+    "parse_order",
+    "recorded_randoms",
+    "resolution_to_dict",
+    "resolve",
+    "resolve_period",
+    "state_from_dict",
+    "state_to_dict",
+]

@@ -1,0 +1,128 @@
+"""The naval combat ruleset of seed 002 (＜攻撃＞, random numbers A–F per island): the plugin face.
+
+Everything the periods machinery and the CLI call is here: `ID`, `NAME`, `HELP`, `initial_state`,
+`parse_order`, `check_order`, `resolve` (the pure period function), `resolve_period` (the same, with
+the structured result), `state_to_dict` / `state_from_dict`, and `adjudicate` for the offline GM
+preview (`threadgm adjudicate naval`). The rules live in `naval_resolve`, the state and scenario in
+`naval_state`, the geometry in `naval_hex`, the wording in `naval_report` and `naval_help`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+
+from engine.report import Report
+from engine.rng import RandomSource, RecordedSource
+from engine.rules.naval.help import HELP
+from engine.rules.naval.orders import (
+    NavalOrder,
+    NavalOrderError,
+    ParsedOrder,
+    RandomsFileError,
+    parse_order,
+)
+from engine.rules.naval.report import build_report, resolution_to_dict
+from engine.rules.naval.resolve import RandomsShortError, Resolution, resolve_period
+from engine.rules.naval.state import (
+    CARRIER,
+    NavalState,
+    ScenarioError,
+    canonical_ids,
+    initial_state,
+    state_from_dict,
+    state_to_dict,
+    unit_island,
+    unit_key,
+)
+
+ID = "naval"
+NAME = "海戦ルール（TRPG戦闘処理）"
+
+__all__ = [
+    "HELP",
+    "ID",
+    "NAME",
+    "NavalOrder",
+    "NavalOrderError",
+    "NavalState",
+    "RandomsFileError",
+    "RandomsShortError",
+    "Resolution",
+    "ScenarioError",
+    "check_order",
+    "initial_state",
+    "load_scenario",
+    "parse_order",
+    "recorded_randoms",
+    "resolution_to_dict",
+    "resolve",
+    "resolve_period",
+    "state_from_dict",
+    "state_to_dict",
+]
+
+
+def resolve(
+    state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource
+) -> tuple[NavalState, Report]:
+    """One period: the next state and the Report to post (its `meta["result"]` is the JSON result)."""
+    resolution = resolve_period(state, orders, source)
+    return resolution.state, build_report(resolution)
+
+
+def load_scenario(text: str) -> NavalState:
+    """A scenario TOML's text to the initial state; a TOML syntax error is a ScenarioError too."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError(f"シナリオのTOMLが読めません：{error}") from error
+    return initial_state(data)
+
+
+def check_order(state: NavalState, order: NavalOrder, island: str | None = None) -> NavalOrderError | None:
+    """The receipt check when an order is posted: do the units exist, and is the acting unit the
+    poster's? Whether the order will be valid is only known at the period's resolution."""
+    ids = canonical_ids(state.units)
+    island = island or order.island or unit_island(order.unit)
+    unit_id = ids.get(unit_key(order.unit))
+    if unit_id is None:
+        return NavalOrderError(order.raw, f"ユニット{order.unit}は存在しません", island, post=order.post)
+    owner = state.units[unit_id].island
+    if owner != island:
+        return NavalOrderError(
+            order.raw,
+            f"{unit_id}は{owner}島のユニットです（{island}島からは命令できません）",
+            island,
+            post=order.post,
+        )
+    if order.target is None:
+        return None
+    target_id = ids.get(unit_key(order.target))
+    if order.kind == "move":
+        is_carrier = target_id is not None and state.units[target_id].category == CARRIER
+        if order.target not in state.islands and not is_carrier:
+            return NavalOrderError(
+                order.raw, f"退避先{order.target}は基地（島）でも空母でもありません", island, post=order.post
+            )
+        return None
+    if target_id is None:
+        return NavalOrderError(
+            order.raw, f"目標のユニット{order.target}は存在しません", island, post=order.post
+        )
+    return None
+
+
+def recorded_randoms(state: NavalState, randoms: dict[str, list[int]]) -> RecordedSource:
+    """Published random numbers as a source; islands unknown to the scenario or too many numbers are
+    errors, since they mean the file does not belong to this game."""
+    count = state.options.randoms_per_island
+    for island, values in randoms.items():
+        if island not in state.islands:
+            known = "、".join(state.islands)
+            raise RandomsFileError(f"乱数ファイルの島{island}はシナリオにありません（シナリオの島：{known}）")
+        if len(values) > count:
+            raise RandomsFileError(f"島{island}の乱数が{len(values)}個あります（1ピリオドに{count}個まで）")
+    return RecordedSource(
+        {f"naval/{island}": [(100, v) for v in values] for island, values in randoms.items()}
+    )

@@ -1,0 +1,652 @@
+"""Period resolution of the naval rules (seed 002): (state, orders, random source) → (next state, results).
+
+Orders are handled one at a time in posting order (先行入力優先), each against the state left by the
+ones before it; the result of every order is 勝利, 敗戦, 無効 (or 移動 for a move carried out) with the
+reason. The random numbers of an island are drawn once per period, A, B, C, ... from the stream
+`naval/{island}`, and handed out in order to the battles that island's orders start and that are
+decided by a random number; an invalid battle, a transport sunk and a forced defeat take none.
+
+What the page leaves open is decided here and stated in the ruleset's help (naval_help):
+one order per unit per period, the first one posted; the equal-strength numbers (attacker wins on
+51–100, loses on 1–50); a ＜インターセプト＞ acting only on a fighter operation posted before it; a
+fighter's route as the straight hex line from its base; evacuation quotas counted at take-off.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from engine.rng import DiceError, RandomSource
+from engine.rules.naval import hexgrid as naval_hex
+from engine.rules.naval.hexgrid import Hex
+from engine.rules.naval.orders import NavalOrder, NavalOrderError, ParsedOrder
+from engine.rules.naval.state import (
+    CARRIER,
+    CATEGORY_NAMES,
+    FIGHTER,
+    SEA_CONTROL,
+    TRANSPORT,
+    Evacuation,
+    NavalState,
+    Unit,
+    canonical_ids,
+    clone,
+    unit_island,
+    unit_key,
+)
+
+WIN = "勝利"
+LOSS = "敗戦"
+VOID = "無効"
+MOVED = "移動"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+EQUAL_ATTACKER_WINS_FROM = 51  # equal strength: 51–100 the attacker wins, 1–50 (50 included) it loses
+
+TARGET_GONE = "攻撃対象が存在せず無効"
+INTERCEPT_TARGET_GONE = "迎撃対象が存在せず無効"
+INTERCEPTED = "＜インターセプト＞により無効"
+
+
+class RandomsShortError(ValueError):
+    """Recorded random numbers (a GM preview's RANDOMS.txt) ran out before the option's count."""
+
+
+@dataclass(frozen=True)
+class RandomUse:
+    island: str
+    letter: str
+    value: int
+
+
+@dataclass
+class OrderResult:
+    """The outcome of one order. `strengths` are (acting unit, opponent); `work` shows the judgement."""
+
+    index: int
+    island: str | None
+    kind: str | None
+    order: str
+    result: str
+    random: RandomUse | None = None
+    winner: str | None = None
+    loser: str | None = None
+    reason: str = ""
+    forced: str | None = None
+    strengths: tuple[int, int] | None = None
+    threshold: int | None = None
+    work: str = ""
+    post: int | None = None
+
+
+@dataclass
+class Resolution:
+    """Everything one period produced: the next state, the numbers drawn, one result per order, and
+    what happened besides the orders (carriers lost with their fighters, evacuations expired)."""
+
+    period: int
+    state: NavalState
+    randoms: dict[str, list[int]]
+    results: list[OrderResult]
+    events: list[str] = field(default_factory=list)
+
+
+def threshold(difference: int) -> int:
+    """The page's number: floor(100 / (difference + 2))."""
+    return 100 // (difference + 2)
+
+
+def attacker_wins(attacker: int, defender: int, value: int) -> bool:
+    """Whether the side that gave the order wins with this random number (1–100)."""
+    if attacker == defender:
+        return value >= EQUAL_ATTACKER_WINS_FROM
+    stronger_wins = value >= threshold(abs(attacker - defender))
+    return stronger_wins == (attacker > defender)
+
+
+def judgement(attacker: int, defender: int, value: int) -> str:
+    """The judgement in words, as the page computes it."""
+    if attacker == defender:
+        won = value >= EQUAL_ATTACKER_WINS_FROM
+        verdict = "51以上で攻撃側勝利" if won else "50以下で攻撃側敗戦"
+        return f"交戦力同値{attacker}対{defender}、乱数{value}は{verdict}"
+    difference = abs(attacker - defender)
+    limit = threshold(difference)
+    stronger = value >= limit
+    side = "交戦力の高い側" if stronger else "交戦力の低い側"
+    relation = "≧" if stronger else "＜"
+    return (
+        f"交戦力{attacker}対{defender}、基準値100÷{difference + 2}={limit}、"
+        f"乱数{value}{relation}{limit}で{side}が勝利"
+    )
+
+
+def strength(unit: Unit, opponent: Unit) -> int:
+    """Anti-air against a fighter, anti-ship against a ship or carrier; a transport has none."""
+    if unit.category == TRANSPORT:
+        return 0
+    return unit.anti_air if opponent.category == FIGHTER else unit.anti_ship
+
+
+@dataclass
+class _Entry:
+    index: int
+    order: ParsedOrder
+    island: str | None
+    owned: bool = False  # the issuing island owns the acting unit (as the period began)
+
+
+@dataclass
+class _Operation:
+    """A fighter in the air this period (an attack or an evacuation flight). Whether a later
+    ＜インターセプト＞ reaches it is decided when it takes off: `live` are those that do, `refused`
+    says why the others do not."""
+
+    index: int
+    route: list[Hex]
+    live: list[int] = field(default_factory=list)
+    refused: dict[int, str] = field(default_factory=dict)
+
+
+def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource) -> Resolution:
+    """Resolve one period. `orders` are in posting order; rejections from the parser are kept so every
+    line gets a result. Raises RandomsShortError only when recorded numbers run out."""
+    return _Period(state, orders, source).run()
+
+
+class _Period:
+    def __init__(self, state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource) -> None:
+        self.state = clone(state)
+        self.period = state.period
+        self.options = state.options
+        self.randoms = self._draw_all(source)
+        self.used: dict[str, int] = defaultdict(int)
+        self.removed: dict[str, int] = {}
+        self.voided: dict[int, str] = {}
+        self.operations: dict[str, _Operation] = {}
+        self.events: list[str] = []
+        self.occupants: dict[Hex, set[str]] = defaultdict(set)
+        self.carried: dict[str, set[str]] = defaultdict(set)
+        for unit in self.state.units.values():
+            if unit.category == FIGHTER:
+                if unit.base is not None:
+                    self.carried[unit.base].add(unit.id)
+            elif unit.hex is not None:
+                self.occupants[unit.hex].add(unit.id)
+        self.stranded = {
+            fighter: evacuation for evacuation in self.state.evacuations for fighter in evacuation.fighters
+        }
+        self.known = dict(self.state.units)
+        self._by_key = canonical_ids(self.known)
+        self.entries = [self._entry(number, order) for number, order in enumerate(orders, start=1)]
+        self._index_orders()
+
+    # --- setup ------------------------------------------------------------------------------------
+
+    def _draw_all(self, source: RandomSource) -> dict[str, list[int]]:
+        count = self.options.randoms_per_island
+        drawn: dict[str, list[int]] = {}
+        for island in self.state.islands:
+            values: list[int] = []
+            try:
+                dice = source.stream(f"naval/{island}")
+                for _ in range(count):
+                    values.append(dice.roll(100))
+            except DiceError:
+                pass  # recorded numbers are shorter; only a battle that needs a missing one is an error
+            drawn[island] = values
+        return drawn
+
+    def _canonical(self, unit_id: str | None) -> str | None:
+        """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01`."""
+        if unit_id is None or unit_id in self.known:
+            return unit_id
+        return self._by_key.get(unit_key(unit_id), unit_id)
+
+    def _entry(self, number: int, order: ParsedOrder) -> _Entry:
+        if isinstance(order, NavalOrderError):
+            return _Entry(number, order, order.island)
+        unit = self._canonical(order.unit) or order.unit
+        order = replace(order, unit=unit, target=self._canonical(order.target))
+        island = order.island or unit_island(unit)
+        known = self.known.get(unit)
+        return _Entry(number, order, island, owned=known is not None and known.island == island)
+
+    def _index_orders(self) -> None:
+        """Who gave which order first, who is attacked by whom and who is intercepted: read before any
+        order is carried out, since forced defeat A and interception look ahead in the order list."""
+        self.first_order: dict[str, int] = {}
+        self.attacks_on: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.intercepts_on: dict[str, list[int]] = defaultdict(list)
+        for entry in self.entries:
+            order = entry.order
+            if not isinstance(order, NavalOrder) or not entry.owned or order.unit in self.first_order:
+                continue
+            self.first_order[order.unit] = entry.index
+            if order.kind == "attack" and order.target:
+                self.attacks_on[order.target].append((entry.index, order.unit))
+            elif order.kind == "intercept" and order.target:
+                self.intercepts_on[order.target].append(entry.index)
+
+    # --- the loop -----------------------------------------------------------------------------------
+
+    def run(self) -> Resolution:
+        results = [self._resolve(entry) for entry in self.entries]
+        self._expire_evacuations()
+        self.state.period = self.period + 1
+        return Resolution(self.period, self.state, self.randoms, results, self.events)
+
+    def _resolve(self, entry: _Entry) -> OrderResult:
+        order = entry.order
+        if isinstance(order, NavalOrderError):
+            return OrderResult(
+                entry.index, entry.island, None, order.raw.strip(), VOID, reason=order.reason, post=order.post
+            )
+        base = OrderResult(entry.index, entry.island, order.kind, order.canonical, VOID, post=order.post)
+        if entry.index in self.voided:
+            base.reason = self.voided[entry.index]
+            return base
+        problem = self._actor_problem(entry)
+        if problem:
+            base.reason = problem
+            return base
+        if order.kind == "attack":
+            return self._attack(entry, base)
+        if order.kind == "intercept":
+            return self._intercept(entry, base)
+        return self._move(entry, base)
+
+    def _actor_problem(self, entry: _Entry) -> str | None:
+        order = entry.order
+        assert isinstance(order, NavalOrder)
+        unit = order.unit
+        if unit not in self.known:
+            return f"ユニット{unit}は存在しません"
+        if not entry.owned:
+            return (
+                f"{entry.island}島のユニットではないため命令できません（{unit}は{self.known[unit].island}島）"
+            )
+        first = self.first_order[unit]
+        if first != entry.index:
+            return f"{unit}への命令は1ピリオド1回まで（先行入力優先：{first}番目の命令を採用）"
+        if unit in self.removed:
+            acting = {
+                "attack": "攻撃命令を与えるユニット",
+                "intercept": "迎撃する戦闘機",
+                "move": "移動するユニット",
+            }
+            return f"{acting[order.kind]}が存在せず無効（{unit}は{self.removed[unit]}番目で消滅）"
+        return None
+
+    # --- ＜攻撃＞ -------------------------------------------------------------------------------------
+
+    def _attack(self, entry: _Entry, result: OrderResult) -> OrderResult:
+        order = entry.order
+        assert isinstance(order, NavalOrder) and order.target is not None and entry.island is not None
+        attacker = self.state.units[order.unit]
+        if attacker.category not in (SEA_CONTROL, FIGHTER):
+            name = CATEGORY_NAMES[attacker.category]
+            result.reason = f"{name}は攻撃できません（攻撃命令を与えるユニットは制海ユニットか戦闘機に限る）"
+            return result
+        if attacker.category == FIGHTER and attacker.base is None:
+            result.reason = f"{attacker.id}は母艦を失っているため攻撃できません"
+            return result
+        target_problem = self._target_problem(attacker, order.target)
+        if target_problem:
+            result.reason = target_problem
+            return result
+        target = self.state.units[order.target]
+        if attacker.category == FIGHTER:
+            base_hex = self.state.hex_of(attacker)
+            target_hex = self.state.hex_of(target)
+            assert base_hex is not None and target_hex is not None
+            operation = self._take_off(attacker, naval_hex.line(base_hex, target_hex), entry.index)
+            if operation.live:
+                result.reason = f"{INTERCEPTED}（{operation.live[0]}番目の＜インターセプト＞）"
+                return result
+        return self._battle(entry, attacker, target, result)
+
+    def _target_problem(self, attacker: Unit, target_id: str) -> str | None:
+        if target_id in self.removed:
+            return f"{TARGET_GONE}（{target_id}は{self.removed[target_id]}番目で消滅）"
+        target = self.state.units.get(target_id)
+        if target is None:
+            return f"攻撃目標のユニット{target_id}は存在しません"
+        if target.island == attacker.island:
+            return f"自軍のユニット{target_id}は攻撃できません"
+        if target.category == FIGHTER:
+            return "戦闘機は＜攻撃＞の目標にできません（作戦行動中の戦闘機には＜インターセプト＞）"
+        target_hex = self.state.hex_of(target)
+        assert target_hex is not None
+        if attacker.category == SEA_CONTROL:
+            if attacker.hex != target_hex:
+                return (
+                    f"同海域にいないため攻撃できません（{attacker.id}は{_fmt(attacker.hex)}、"
+                    f"{target_id}は{_fmt(target_hex)}）"
+                )
+            return None
+        base_hex = self.state.hex_of(attacker)
+        assert base_hex is not None
+        reach = self.options.fighter_range
+        gap = naval_hex.distance(base_hex, target_hex)
+        if gap > reach:
+            return f"戦闘機の行動範囲外（配属基地{attacker.base}から{gap}Hex、{reach}Hex以内のみ攻撃可能）"
+        return None
+
+    def _battle(self, entry: _Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
+        assert entry.island is not None
+        a_condition = self._forced_a_condition(entry.index, target.id)
+        escort = self._escort(target)
+        if a_condition is not None:
+            j, what = a_condition
+            if escort:
+                self.voided[j] = (
+                    f"{entry.index}番目の＜攻撃＞の攻撃対象となっていたため{what}は無効"
+                    f"（強制敗戦Bが優先、{target.id}は現海域から動けない）"
+                )
+            else:
+                self.voided[j] = (
+                    f"強制敗戦A：{entry.index}番目の＜攻撃＞の攻撃対象となっていたため{what}は無効"
+                )
+        if escort:
+            result.forced = "B"
+            reason = f"強制敗戦B：空母{target.id}と同海域に友軍の制海ユニット{escort}がいる"
+            if a_condition is not None:
+                reason += f"（{a_condition[0]}番目の{a_condition[1]}による強制敗戦Aと重なるがBが優先）"
+            return self._finish(entry, result, winner=target, loser=attacker, reason=reason)
+        if a_condition is not None:
+            result.forced = "A"
+            j, what = a_condition
+            reason = f"強制敗戦A：攻撃対象の{target.id}が{j}番目で{what}を入力したため{target.id}の敗戦"
+            return self._finish(entry, result, winner=attacker, loser=target, reason=reason)
+        if target.category == TRANSPORT:
+            reason = "輸送ユニット（戦力0）への攻撃は乱数判定なしで勝利"
+            return self._finish(entry, result, winner=attacker, loser=target, reason=reason)
+        return self._judged(entry, attacker, target, result)
+
+    def _judged(self, entry: _Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
+        assert entry.island is not None
+        drawn = self._draw(entry.island)
+        if isinstance(drawn, str):
+            result.reason = drawn
+            return result
+        mine, theirs = strength(attacker, target), strength(target, attacker)
+        result.random = drawn
+        result.strengths = (mine, theirs)
+        result.threshold = threshold(abs(mine - theirs))
+        result.work = judgement(mine, theirs, drawn.value)
+        if attacker_wins(mine, theirs, drawn.value):
+            return self._finish(entry, result, winner=attacker, loser=target, reason="")
+        return self._finish(entry, result, winner=target, loser=attacker, reason="")
+
+    def _finish(
+        self, entry: _Entry, result: OrderResult, winner: Unit, loser: Unit, reason: str
+    ) -> OrderResult:
+        assert isinstance(entry.order, NavalOrder)
+        result.result = WIN if winner.id == entry.order.unit else LOSS
+        result.winner, result.loser = winner.id, loser.id
+        result.reason = reason
+        self._remove(loser.id, entry.index)
+        return result
+
+    def _forced_a_condition(self, index: int, target_id: str) -> tuple[int, str] | None:
+        """Forced defeat A: the unit attacked here has, later in the list, a ＜移動＞ or an ＜攻撃＞ on a
+        unit that is not fighting it (one that did not ＜攻撃＞ it before that order)."""
+        j = self.first_order.get(target_id)
+        if j is None or j <= index:
+            return None
+        later = self.entries[j - 1].order
+        assert isinstance(later, NavalOrder)
+        if later.kind == "move":
+            return j, "＜移動＞"
+        if later.kind == "attack":
+            fighting = {attacker for k, attacker in self.attacks_on.get(target_id, ()) if k < j}
+            if later.target not in fighting:
+                return j, f"交戦状態にない{later.target}への＜攻撃＞"
+        return None
+
+    def _escort(self, target: Unit) -> str | None:
+        """A friendly sea-control unit sharing the carrier's sea area (forced defeat B)."""
+        if target.category != CARRIER or target.hex is None:
+            return None
+        for unit_id in sorted(self.occupants.get(target.hex, ())):
+            unit = self.state.units[unit_id]
+            if unit.category == SEA_CONTROL and unit.island == target.island:
+                return unit_id
+        return None
+
+    # --- ＜インターセプト＞ ----------------------------------------------------------------------------
+
+    def _interceptor_problem(self, interceptor: Unit) -> str | None:
+        if interceptor.category != FIGHTER:
+            return f"＜インターセプト＞できるのは戦闘機だけです（{interceptor.id}は{CATEGORY_NAMES[interceptor.category]}）"
+        if interceptor.base is None:
+            return f"{interceptor.id}は母艦を失っているため迎撃に出られません"
+        return None
+
+    def _reach_problem(self, interceptor: Unit, target: Unit, route: list[Hex]) -> str | None:
+        if target.island == interceptor.island:
+            return f"自軍の戦闘機{target.id}は迎撃できません"
+        base_hex = self.state.hex_of(interceptor)
+        assert base_hex is not None
+        reach = self.options.fighter_range
+        if not naval_hex.within(base_hex, route, reach):
+            gap = min(naval_hex.distance(base_hex, h) for h in route)
+            return f"迎撃範囲外（{interceptor.id}の基地から{target.id}の飛行経路まで{gap}Hex、{reach}Hex以内のみ迎撃可能）"
+        return None
+
+    def _take_off(self, fighter: Unit, route: list[Hex], index: int) -> _Operation:
+        """A fighter sets out: which later ＜インターセプト＞ on it can reach its route is fixed now."""
+        operation = _Operation(index, route)
+        for j in self.intercepts_on.get(fighter.id, ()):
+            if j <= index:
+                continue
+            order = self.entries[j - 1].order
+            assert isinstance(order, NavalOrder)
+            interceptor = self.state.units.get(order.unit)
+            if interceptor is None:
+                continue
+            problem = self._interceptor_problem(interceptor) or self._reach_problem(
+                interceptor, fighter, route
+            )
+            if problem is None:
+                operation.live.append(j)
+            else:
+                operation.refused[j] = problem
+        self.operations[fighter.id] = operation
+        return operation
+
+    def _intercept(self, entry: _Entry, result: OrderResult) -> OrderResult:
+        order = entry.order
+        assert isinstance(order, NavalOrder) and order.target is not None
+        interceptor = self.state.units[order.unit]
+        problem = self._interceptor_problem(interceptor)
+        if problem:
+            result.reason = problem
+            return result
+        if order.target in self.removed:
+            result.reason = (
+                f"{INTERCEPT_TARGET_GONE}（{order.target}は{self.removed[order.target]}番目で消滅）"
+            )
+            return result
+        target = self.state.units.get(order.target)
+        if target is None:
+            result.reason = f"迎撃対象のユニット{order.target}は存在しません"
+            return result
+        if target.category != FIGHTER:
+            result.reason = (
+                f"迎撃できるのは作戦行動中の戦闘機だけです（{target.id}は{CATEGORY_NAMES[target.category]}）"
+            )
+            return result
+        if target.island == interceptor.island:
+            result.reason = f"自軍の戦闘機{target.id}は迎撃できません"
+            return result
+        operation = self.operations.get(target.id)
+        if operation is None or operation.index > entry.index:
+            result.reason = (
+                f"{INTERCEPT_TARGET_GONE}（{target.id}はこの命令より前に＜攻撃＞も退避も実行していない）"
+            )
+            return result
+        if entry.index not in operation.live:
+            refused = operation.refused.get(entry.index, "")
+            result.reason = (
+                refused or f"{target.id}の出撃（{operation.index}番目）の時点で迎撃できなかったため無効"
+            )
+            return result
+        return self._judged(entry, interceptor, target, result)
+
+    # --- ＜移動＞ ------------------------------------------------------------------------------------
+
+    def _move(self, entry: _Entry, result: OrderResult) -> OrderResult:
+        order = entry.order
+        assert isinstance(order, NavalOrder)
+        unit = self.state.units[order.unit]
+        if unit.category == FIGHTER:
+            if unit.base is not None:
+                result.reason = "戦闘機の＜移動＞は所属空母が敗戦したときの退避だけです"
+                return result
+            return self._evacuate(entry, unit, result)
+        if order.to_hex is None:
+            result.reason = f"{CATEGORY_NAMES[unit.category]}の移動先は座標(x,y)で指定してください"
+            return result
+        destination = order.to_hex
+        if not self.state.on_map(destination):
+            result.reason = (
+                f"移動先{_fmt(destination)}は地図（{self.state.width}×{self.state.height}）の外です"
+            )
+            return result
+        assert unit.hex is not None
+        gap = naval_hex.distance(unit.hex, destination)
+        if gap == 0:
+            result.reason = f"{unit.id}は既に{_fmt(destination)}にいます"
+            return result
+        if gap > self.options.move_range:
+            result.reason = f"移動できるのは{self.options.move_range}Hexまで（{_fmt(unit.hex)}から{gap}Hex）"
+            return result
+        self.occupants[unit.hex].discard(unit.id)
+        unit.hex = destination
+        self.occupants[destination].add(unit.id)
+        result.result = MOVED
+        result.reason = f"{unit.id}は{_fmt(destination)}へ移動"
+        return result
+
+    def _evacuate(self, entry: _Entry, fighter: Unit, result: OrderResult) -> OrderResult:
+        order = entry.order
+        assert isinstance(order, NavalOrder)
+        evacuation = self.stranded.get(fighter.id)
+        if evacuation is None:
+            result.reason = f"{fighter.id}は退避できる戦闘機ではありません"
+            return result
+        if evacuation.period == self.period:
+            result.reason = f"退避は所属空母{evacuation.carrier}が敗戦した次のピリオドに限り実行できます"
+            return result
+        if order.target is None:
+            result.reason = "退避先は基地の島名か空母のユニット名で指定してください"
+            return result
+        destination = self._evacuation_base(fighter, order.target)
+        if isinstance(destination, str):
+            result.reason = destination
+            return result
+        _host, base_hex = destination
+        reach = self.options.fighter_range
+        gap = naval_hex.distance(evacuation.hex, base_hex)
+        if gap > reach:
+            result.reason = f"退避先が遠すぎます（{evacuation.carrier}の喪失地点{_fmt(evacuation.hex)}から{gap}Hex、{reach}Hex以内のみ）"
+            return result
+        if evacuation.used >= evacuation.allowed:
+            result.reason = (
+                f"{evacuation.carrier}の艦載機が退避できるのは半数の{evacuation.allowed}機までです"
+            )
+            return result
+        evacuation.used += 1
+        evacuation.fighters.remove(fighter.id)
+        del self.stranded[fighter.id]
+        fighter.base, fighter.hex = order.target, None
+        self.carried[order.target].add(fighter.id)
+        operation = self._take_off(fighter, naval_hex.line(evacuation.hex, base_hex), entry.index)
+        result.result = MOVED
+        result.reason = f"{fighter.id}は{order.target}へ退避（{evacuation.used}/{evacuation.allowed}機目）"
+        if operation.live:
+            result.reason += f"、{'・'.join(map(str, operation.live))}番目の＜インターセプト＞を受ける"
+        return result
+
+    def _evacuation_base(self, fighter: Unit, base: str) -> tuple[str, Hex] | str:
+        if base in self.state.islands:
+            host, base_hex = base, self.state.islands[base].home
+        elif base in self.removed:
+            return f"退避先の空母{base}は{self.removed[base]}番目で消滅しています"
+        elif base in self.state.units and self.state.units[base].category == CARRIER:
+            carrier = self.state.units[base]
+            assert carrier.hex is not None
+            host, base_hex = carrier.island, carrier.hex
+        else:
+            return f"退避先{base}は基地（島）でも空母でもありません"
+        if host != fighter.island and fighter.island not in self.state.islands[host].permits_evacuation:
+            return f"{host}島が{fighter.island}島の退避を許可していないため{base}には退避できません"
+        return host, base_hex
+
+    # --- random numbers and removal -------------------------------------------------------------------
+
+    def _draw(self, island: str) -> RandomUse | str:
+        count = self.options.randoms_per_island
+        k = self.used[island]
+        if k >= count:
+            return f"乱数不足で無効（{island}島の乱数は{LETTERS[count - 1]}までで、この戦闘に割り当てる乱数がない）"
+        numbers = self.randoms.get(island, [])
+        if k >= len(numbers):
+            raise RandomsShortError(
+                f"{island}島の乱数が足りません：乱数{LETTERS[k]}が必要ですが{len(numbers)}個しか与えられていません"
+            )
+        self.used[island] = k + 1
+        return RandomUse(island, LETTERS[k], numbers[k])
+
+    def _remove(self, unit_id: str, index: int) -> None:
+        unit = self.state.units.pop(unit_id)
+        self.removed[unit_id] = index
+        if unit.category == FIGHTER:
+            if unit.base is not None:
+                self.carried[unit.base].discard(unit_id)
+            evacuation = self.stranded.pop(unit_id, None)
+            if evacuation is not None:
+                evacuation.fighters.remove(unit_id)
+            return
+        if unit.hex is not None:
+            self.occupants[unit.hex].discard(unit_id)
+        if unit.category == CARRIER:
+            self._strand(unit, index)
+
+    def _strand(self, carrier: Unit, index: int) -> None:
+        fighters = sorted(self.carried.pop(carrier.id, set()))
+        if not fighters:
+            return
+        assert carrier.hex is not None
+        for fighter_id in fighters:
+            fighter = self.state.units[fighter_id]
+            fighter.base, fighter.hex = None, carrier.hex
+        allowed = len(fighters) // 2
+        evacuation = Evacuation(carrier.id, carrier.island, carrier.hex, self.period, list(fighters), allowed)
+        self.state.evacuations.append(evacuation)
+        self.stranded.update(dict.fromkeys(fighters, evacuation))
+        self.events.append(
+            f"空母{carrier.id}喪失（{index}番目）：艦載機{len(fighters)}機（{'、'.join(fighters)}）のうち"
+            f"{allowed}機まで、次ピリオドに限り＜移動＞で{self.options.fighter_range}Hex以内の基地・空母へ退避可能"
+        )
+
+    def _expire_evacuations(self) -> None:
+        kept: list[Evacuation] = []
+        for evacuation in self.state.evacuations:
+            if evacuation.period >= self.period:
+                kept.append(evacuation)
+                continue
+            for fighter_id in evacuation.fighters:
+                self.state.units.pop(fighter_id, None)
+            if evacuation.fighters:
+                self.events.append(
+                    f"空母{evacuation.carrier}の艦載機{'、'.join(evacuation.fighters)}は退避できず喪失"
+                )
+        self.state.evacuations = kept
+
+
+def _fmt(hex_: Hex | None) -> str:
+    return "(?)" if hex_ is None else f"({hex_[0]},{hex_[1]})"

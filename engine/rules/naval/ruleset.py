@@ -1,0 +1,401 @@
+"""The naval combat rules (seed 002) as a periods ruleset: the adapter between the periods machinery
+(`engine.ruleset`'s shape) and the pure naval core (`engine.rules.naval`).
+
+- An order is the order of the island of its acting unit (`ABC-DD-A-01` → ABC): reminders and the
+  missing-order policy count islands. Who may order an island's units is the scenario's
+  `players = ["名前◆TRIP", ...]` of that island; an island without players takes orders from anyone.
+- One order per unit per period, the first one posted (the page's 先行入力優先): every order line has
+  a key of its own, so the machinery's "the last one with the same key wins" never drops an order; the
+  core voids a unit's later orders and says so in the report. A player rewrites orders with 取消.
+- Units without orders hold (no order is assumed for an island that sent none).
+- `verify_report` recomputes, from a period's published key, the random numbers its report published.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import regex
+
+from engine.report import Block, Report, heading, line, report, section, table
+from engine.rng import RandomSource, SeededDice
+from engine.rules.naval import core as naval
+from engine.rules.naval.orders import (
+    NavalOrder,
+    NavalOrderError,
+    ParsedOrder,
+    parse_order,
+    parse_orders_file,
+    parse_randoms_file,
+)
+from engine.rules.naval.resolve import LETTERS, attacker_wins
+from engine.rules.naval.state import (
+    CATEGORY_NAMES,
+    FIGHTER,
+    TRANSPORT,
+    Island,
+    NavalState,
+    canonical_ids,
+    clone,
+    unit_island,
+    unit_key,
+)
+from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
+
+PURPOSE = "naval/{island}"  # the stream of an island's random numbers under the period key (the core's)
+
+_ADAPTER_HELP = """
+■このスレッドでの命令の受け付け
+・命令は、その行で命令を与えるユニットの島の命令です（ABC-DD-A-01ならABC島）。
+・シナリオで島にプレイヤー（名前◆トリップ）が決まっていれば、その島のユニットに命令できるのはそのプレイヤーだけです（トリップが合えば名前は問いません）。プレイヤーが決まっていない島のユニットには誰でも命令できます。
+・書式の誤り、存在しないユニット、他の島のユニットへの命令は、受付の書き込みで「受け付けられなかった命令」として理由を示します。
+・同じユニットへの2つ目以降の命令も受付には載りますが、更新時に先行入力優先で無効になります。書き直すときは「取消」でそのピリオドの自分の命令をすべて取り消してから書き直してください。
+・命令のなかったユニットは何もせず、その場に留まります。
+・締切を過ぎて書かれた命令は次のピリオドの命令になります。
+
+■乱数の検証
+各島の乱数は、ピリオドの鍵で HMAC-SHA256(鍵, "naval/島名|0")、"…|1"… から1～100を棄却法で取り出した値です（A、B、C…の順）。
+ピリオドの始めに鍵のハッシュ、更新時に鍵を公開します。threadgm verify でスレッドから誰でも再計算できます。"""
+
+_HEX_VALUE = regex.compile(r"^\(?\s*(\d+)\s*[,、\s]\s*(\d+)\s*\)?$")
+_ISLANDS_VALUE = regex.compile(r"[\s,、]+")
+_NONE_WORDS = ("なし", "無し", "-", "none")
+
+
+def _identity(text: str) -> tuple[str, str | None]:
+    """`名前◆TRIP` → (名前, TRIP); a bare name has no trip (boards turn a typed ◆ into ◇)."""
+    name, mark, trip = text.partition("◆")
+    return name.strip(), (trip.strip() if mark else None)
+
+
+def may_order(island: Island, author: str) -> bool:
+    """Whether `author` (name◆trip, or a bare name) may order the island's units: any player of the
+    island with the same trip (or, for a player listed without a trip, the same name)."""
+    if not island.players:
+        return True
+    name, trip = _identity(author)
+    for player in island.players:
+        wanted_name, wanted_trip = _identity(player)
+        if (wanted_trip is not None and wanted_trip == trip) or (wanted_trip is None and wanted_name == name):
+            return True
+    return False
+
+
+def _author_problem(state: NavalState, author: str, island_code: str) -> str | None:
+    island = state.islands.get(island_code)
+    if island is None or may_order(island, author):
+        return None
+    return f"{author}は{island_code}島のプレイヤーではないため、{island_code}島のユニットには命令できません"
+
+
+# --- settings (設定) -------------------------------------------------------------------------------
+
+
+def _parse_hex(text: str) -> tuple[int, int]:
+    match = _HEX_VALUE.match(unicodedata.normalize("NFKC", text).strip())
+    if match is None:
+        raise ValueError(f"座標「{text}」が読めません（例：5,6）")
+    return int(match[1]), int(match[2])
+
+
+def _parse_strength(text: str) -> int:
+    value = unicodedata.normalize("NFKC", text).strip()
+    if not value.isdigit():
+        raise ValueError(f"戦力「{text}」は0以上の整数にしてください")
+    return int(value)
+
+
+def _parse_islands(text: str) -> list[str]:
+    value = unicodedata.normalize("NFKC", text).strip()
+    if value.lower() in _NONE_WORDS:
+        return []
+    return [code.upper() for code in _ISLANDS_VALUE.split(value) if code]
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("units.<ユニット名>.hex", "艦船の位置（例：units.ABC-DD-A-01.hex=5,6）", _parse_hex),
+    Setting("units.<ユニット名>.anti_air", "対空戦力（0以上の整数）", _parse_strength),
+    Setting("units.<ユニット名>.anti_ship", "対艦戦力（0以上の整数）", _parse_strength),
+    Setting(
+        "islands.<島名>.permits_evacuation",
+        "艦載機の退避を許可する島（例：ABC,XYZ。許可しないときは なし）",
+        _parse_islands,
+    ),
+)
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    setting.path.rsplit(".", 1)[1]: setting.parse for setting in SETTINGS
+}
+
+
+def _set_unit(state: NavalState, unit_text: str, field: str, raw: Any) -> NavalState:
+    unit_id = canonical_ids(state.units).get(unit_key(unicodedata.normalize("NFKC", unit_text).upper()))
+    if unit_id is None:
+        raise ValueError(f"ユニット{unit_text}は存在しません")
+    if field not in ("hex", "anti_air", "anti_ship"):
+        raise ValueError(f"ユニットの {field} は設定できません（hex・anti_air・anti_ship）")
+    value = _PARSERS[field](str(raw))
+    new = clone(state)
+    unit = new.units[unit_id]
+    if field == "hex":
+        if unit.category == FIGHTER:
+            raise ValueError(f"{unit_id}は戦闘機なので位置は配属基地で決まります")
+        if not new.on_map(value):
+            raise ValueError(f"座標({value[0]},{value[1]})は地図（{new.width}×{new.height}）の外です")
+        unit.hex = value
+    else:
+        if unit.category == TRANSPORT and value:
+            raise ValueError(f"{unit_id}は輸送ユニットなので戦力は0です")
+        setattr(unit, field, value)
+    return new
+
+
+def _set_island(state: NavalState, code_text: str, field: str, raw: Any) -> NavalState:
+    code = unicodedata.normalize("NFKC", code_text).upper()
+    if code not in state.islands:
+        raise ValueError(f"島{code_text}はありません（{'、'.join(state.islands)}）")
+    if field != "permits_evacuation":
+        raise ValueError(f"島の {field} は設定できません（permits_evacuation）")
+    guests = _PARSERS[field](str(raw))
+    wrong = [guest for guest in guests if guest not in state.islands or guest == code]
+    if wrong:
+        raise ValueError(f"{'、'.join(wrong)}は{code}島以外の島ではありません")
+    new = clone(state)
+    new.islands[code].permits_evacuation = list(dict.fromkeys(guests))
+    return new
+
+
+# --- the published random numbers ----------------------------------------------------------------
+
+_RANDOMS_HEADING = "【乱数】"
+_RANDOM_USE = regex.compile(
+    r"(\d+)\.(?:[A-Z][A-Z0-9]*:)?＜(?:攻撃|インターセプト)＞([A-Z0-9-]+)、\S*"
+    r" → \[([A-Z][A-Z0-9]*)\]の乱数([A-Z])（(.*)） → (.+)$"
+)
+_WORK = regex.compile(r"^交戦力(?:同値)?(\d+)対(\d+)、.*?乱数(\d+)")
+
+
+def _published_randoms(lines: Sequence[str]) -> tuple[list[str], dict[str, list[str]]] | None:
+    """The 【乱数】 table: its letters and each island's cells as posted."""
+    try:
+        start = [text.strip() for text in lines].index(_RANDOMS_HEADING)
+    except ValueError:
+        return None
+    if start + 1 >= len(lines):
+        return None
+    header = lines[start + 1].split()
+    if not header or header[0] != "島":
+        return None
+    rows: dict[str, list[str]] = {}
+    for text in lines[start + 2 :]:
+        cells = text.split()
+        if not cells or text.startswith("【"):
+            break
+        rows[cells[0]] = cells[1:]
+    return header[1:], rows
+
+
+def verify_report(lines: Sequence[str], key: bytes) -> list[str]:
+    """What a period's published report shows that its key does not give (Japanese, one per problem):
+    every island's random numbers against the faces of `naval/ISLAND` under the key; every battle's
+    number against its island's letter, the letters handed out A, B, C, ... in order, and the verdict
+    against the strengths and the number."""
+    published = _published_randoms(lines)
+    if published is None:
+        return ["乱数の表（【乱数】）が見つかりません"]
+    letters, rows = published
+    problems: list[str] = []
+    if list(letters) != list(LETTERS[: len(letters)]) or not letters:
+        return [f"乱数の表の見出し「{' '.join(letters)}」が A、B、C… の順になっていません"]
+    faces: dict[str, list[int]] = {}
+    for island, cells in rows.items():
+        dice = SeededDice(key, PURPOSE.format(island=island))
+        faces[island] = [dice.roll(100) for _ in letters]
+        if len(cells) != len(letters):
+            problems.append(f"[{island}]の乱数が{len(cells)}個です（{len(letters)}個のはず）")
+        for letter, cell, face in zip(letters, cells, faces[island], strict=False):
+            if cell != str(face):
+                problems.append(
+                    f"[{island}]の乱数{letter}が再計算と一致しません（投稿: {cell} ／ 再計算: {face}）"
+                )
+    handed: dict[str, int] = {}
+    for text in lines:
+        match = _RANDOM_USE.search(text)
+        if match is None:
+            continue
+        number, unit, island, letter, work, outcome = match.groups()
+        where = f"{number}番目の命令"
+        if island not in faces:
+            problems.append(f"{where}が使った[{island}]の乱数は乱数の表にありません")
+            continue
+        expected_letter = LETTERS[handed.get(island, 0)]
+        handed[island] = handed.get(island, 0) + 1
+        if letter != expected_letter:
+            problems.append(
+                f"{where}に[{island}]の乱数{letter}が使われています（順番では乱数{expected_letter}）"
+            )
+        index = LETTERS.index(letter)
+        judged = _WORK.match(work)
+        if index >= len(faces[island]) or judged is None:
+            problems.append(f"{where}の乱数の使い方が読めません")
+            continue
+        mine, theirs, value = (int(group) for group in judged.groups())
+        if value != faces[island][index]:
+            problems.append(
+                f"{where}の[{island}]の乱数{letter}が再計算と一致しません（投稿: {value} ／ 再計算: {faces[island][index]}）"
+            )
+        won = outcome.startswith(f"{unit}勝利")
+        if not won and not outcome.startswith(f"{unit}敗戦"):
+            problems.append(f"{where}の結果「{outcome}」が読めません")
+        elif won != attacker_wins(mine, theirs, faces[island][index]):
+            problems.append(
+                f"{where}の勝敗が交戦力{mine}対{theirs}と乱数{faces[island][index]}の判定と一致しません"
+            )
+    return problems
+
+
+# --- the ruleset ---------------------------------------------------------------------------------
+
+
+def _where(state: NavalState, unit_id: str) -> str:
+    unit = state.units[unit_id]
+    if unit.category == FIGHTER:
+        if unit.base is not None:
+            return f"基地{unit.base}"
+        return f"取り残し({unit.hex[0]},{unit.hex[1]})" if unit.hex else "取り残し"
+    return f"({unit.hex[0]},{unit.hex[1]})" if unit.hex else "-"
+
+
+class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
+    ID = naval.ID
+    NAME = naval.NAME
+    HELP = naval.HELP + _ADAPTER_HELP
+    settings: Sequence[Setting] = SETTINGS
+
+    def parse_line(self, text: str) -> OrderText | Rejection | None:
+        parsed = parse_order(text)
+        if parsed is None:
+            return None
+        if isinstance(parsed, NavalOrderError):
+            return Rejection(parsed.raw.strip(), parsed.reason)
+        return OrderText(parsed, parsed.canonical, unit_island(parsed.unit))
+
+    def order_key(self, order: Order) -> str:
+        # Unique per line: the core keeps a unit's first order and voids the others with the reason
+        # (先行入力優先), which "the last one with the same key wins" would hide.
+        return f"{order.post}/{order.line}"
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> NavalState:
+        return naval.initial_state(dict(scenario))
+
+    def read_scenario(self, text: str) -> dict[str, Any]:
+        data = super().read_scenario(text)
+        naval.initial_state(dict(data))  # a scenario the rules cannot play is refused here, with why
+        return data
+
+    def read_orders(self, state: NavalState, text: str) -> list[Order]:
+        """ORDERS.txt (`ISLAND:order` per line): every line becomes an order of that island, written
+        by its first player, so the author checks of `resolve` apply as in the thread; a line that
+        cannot be read stays in the list and gets its reason in the report."""
+        orders = []
+        for parsed in parse_orders_file(text):
+            island = parsed.island or (unit_island(parsed.unit) if isinstance(parsed, NavalOrder) else "")
+            players = state.islands[island].players if island in state.islands else []
+            author = players[0] if players else island
+            canonical = parsed.canonical if isinstance(parsed, NavalOrder) else parsed.raw
+            orders.append(Order(0, len(orders), author, island, parsed, canonical))
+        return orders
+
+    def recorded_source(self, state: NavalState, text: str) -> RandomSource:
+        """RANDOMS.txt: the published numbers of each island (`ABC: 50 12 88 …`, A first)."""
+        return naval.recorded_randoms(state, parse_randoms_file(text))
+
+    def result_data(self, outcome: Report) -> dict[str, Any]:
+        return dict(outcome.meta.get("result", {}))
+
+    def check(self, state: NavalState, order: Order) -> str | None:
+        command = order.command
+        if not isinstance(command, NavalOrder):
+            return None
+        island = unit_island(command.unit)
+        problem = naval.check_order(state, command, island)
+        if problem is not None:
+            return problem.reason
+        return _author_problem(state, order.author, island)
+
+    def resolve(
+        self, state: NavalState, orders: Sequence[Order], source: RandomSource
+    ) -> tuple[NavalState, Report]:
+        parsed: list[ParsedOrder] = []
+        for order in orders:
+            command = order.command
+            post = order.post or None
+            if isinstance(command, NavalOrderError):
+                parsed.append(replace(command, post=post))
+                continue
+            island = command.island or unit_island(command.unit)
+            problem = _author_problem(state, order.author, island)
+            if problem is not None:
+                parsed.append(NavalOrderError(order.canonical, problem, island, post=post))
+            else:
+                parsed.append(replace(command, island=island, post=post))
+        return naval.resolve(state, parsed, source)
+
+    def players(self, state: NavalState) -> list[str] | None:
+        return [code for code, island in state.islands.items() if island.players] or None
+
+    def players_of(self, state: NavalState, author: str) -> list[str]:
+        """The islands a post's author plays (for 準備完了: an island is ready when one of its players is)."""
+        return [
+            code for code, island in state.islands.items() if island.players and may_order(island, author)
+        ]
+
+    def set_value(self, state: NavalState, path: str, value: Any) -> NavalState:
+        parts = path.split(".")
+        if len(parts) == 3 and parts[0] == "units":
+            return _set_unit(state, parts[1], parts[2], value)
+        if len(parts) == 3 and parts[0] == "islands":
+            return _set_island(state, parts[1], parts[2], value)
+        known = "、".join(setting.path for setting in SETTINGS)
+        raise ValueError(f"{path} は設定できません（設定できるもの: {known}）")
+
+    def state_to_dict(self, state: NavalState) -> dict:
+        return naval.state_to_dict(state)
+
+    def state_from_dict(self, data: dict) -> NavalState:
+        return naval.state_from_dict(data)
+
+    def status(self, state: NavalState) -> Report:
+        blocks: list[Block] = [heading(f"海戦 ピリオド{state.period}のユニット")]
+        for code, island in state.islands.items():
+            who = "、".join(island.players) if island.players else "誰でも命令可"
+            rows = [
+                (
+                    unit.id,
+                    CATEGORY_NAMES[unit.category],
+                    _where(state, unit.id),
+                    f"対空{unit.anti_air}/対艦{unit.anti_ship}",
+                )
+                for unit in state.units.values()
+                if unit.island == code
+            ]
+            body: list[Block] = [table(rows)] if rows else [line("ユニットなし")]
+            blocks.append(section(heading(f"{code}島（{who}）"), *body))
+        for evacuation in state.evacuations:
+            blocks.append(
+                line(
+                    f"退避待ち: 空母{evacuation.carrier}の艦載機{'、'.join(evacuation.fighters)}"
+                    f"（ピリオド{evacuation.period + 1}に{evacuation.allowed - evacuation.used}機まで）"
+                )
+            )
+        return report(*blocks, kind="status")
+
+    def verify_period(self, lines: Sequence[str], key: bytes) -> list[str] | None:
+        return verify_report(lines, key)
+
+
+RULESET = NavalRuleset()
+
+__all__ = ["PURPOSE", "RULESET", "SETTINGS", "NavalRuleset", "may_order", "verify_report"]
