@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from poster.markup import PostLimits, render_posts
 from poster.writer import BoardWriter, WriteOutcome
 from scraper.refs import ThreadRef
 from store.db import OutboxRecord, PostRecord, Store
@@ -131,3 +132,20 @@ class OutboxSender:
             return SendResult(waiting=outcome.message)
         self.store.mark_unsent(row.id, outcome.message)
         return SendResult(closed=outcome.message)
+
+
+def outbox_rows(
+    changes: Iterable[tuple[str, dict]], thread_id: str, limits: PostLimits, now: datetime
+) -> list[tuple[str, dict]]:
+    """A poll's decisions with each report to post (`post`, an `Outgoing`) rendered under the board's
+    limits into outbox rows (`queue`), `BASE/0`, `BASE/1`… in order; other decisions pass unchanged."""
+    rows: list[tuple[str, dict]] = []
+    for operation, arguments in changes:
+        if operation != "post":
+            rows.append((operation, arguments))
+            continue
+        outgoing = arguments["outgoing"]
+        for index, body in enumerate(render_posts(outgoing.reports, limits)):
+            row = {"outbox_id": f"{outgoing.base}/{index}", "thread_id": thread_id, "kind": outgoing.kind}
+            rows.append(("queue", {**row, "body": body, "now": now}))
+    return rows

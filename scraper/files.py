@@ -31,3 +31,14 @@ def read_saved_thread(path: Path) -> list[Post]:
     if _HTML.search(text[:5000]):
         return parse_read_cgi(text)
     return parse_dat(text)
+
+
+def load_saved_thread(path: Path, thread_key: str | None = None) -> tuple[list[Post], str]:
+    """A saved thread and its key (from `thread_key`, else the file's name); ValueError (Japanese)
+    when the file is missing or its key cannot be told."""
+    if not path.is_file():
+        raise ValueError(f"{path} はURLでもファイルでもありません")
+    key = thread_key or thread_key_in(path.name)
+    if key is None:
+        raise ValueError("ファイル名からスレッドキーが分かりません。--key で指定してください")
+    return read_saved_thread(path), key

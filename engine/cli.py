@@ -1,0 +1,184 @@
+"""The offline tools of the command line, generic over a registry of games: `threadgm adjudicate GAME`,
+`threadgm simulate GAME`, `threadgm help GAME`, `threadgm roll`, `threadgm verify`. `scheduler.py` builds them with the registry it holds,
+so the engine itself names no game; each runs the very functions the bot runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from engine import tools
+from engine.post_dice import answer_post, roll_command
+from engine.report import Report
+from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
+from engine.ruleset import Registry, Ruleset
+from engine.verify import ThreadPost, verify_thread
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def read_text(path: Path) -> str:
+    """A file the GM saved: UTF-8 (with or without BOM) or Shift_JIS, as Windows editors write them."""
+    data = path.read_bytes()
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise click.ClickException(f"{path} の文字コードが読めません（UTF-8 か Shift_JIS で保存してください）")
+
+
+def _optional_text(path: Path | None) -> str | None:
+    return read_text(path) if path is not None else None
+
+
+def tool_commands(
+    registry: Registry,
+    render: Callable[[Report], str],
+    load_thread: Callable[[str, str | None], tuple[list, str]],
+) -> list[click.Command]:
+    """The commands, given the games, how a report reads on a board, and how to read a thread."""
+    games = click.Choice(registry.ids())
+
+    @click.command("adjudicate")
+    @click.argument("game", type=games)
+    @click.option("--scenario", type=_FILE, help="Scenario TOML (or --state).")
+    @click.option(
+        "--orders", required=True, type=_FILE, help="ORDERS.txt: one order per line, in posting order."
+    )
+    @click.option("--randoms", type=_FILE, help="RANDOMS.txt: the published random numbers to use.")
+    @click.option("--seed", type=int, help="Draw the random numbers from this seed instead (default 0).")
+    @click.option("--state", "state_in", type=_FILE, help="Start from a state saved by --save-state.")
+    @click.option(
+        "--save-state", type=click.Path(dir_okay=False, path_type=Path), help="Write the next state."
+    )
+    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+    def adjudicate_command(
+        game: str,
+        scenario: Path | None,
+        orders: Path,
+        randoms: Path | None,
+        seed: int | None,
+        state_in: Path | None,
+        save_state: Path | None,
+        fmt: str,
+    ) -> None:
+        """命令を一括処理して結果を表示する (offline GM preview of one period, with the bot's own rules)."""
+        if randoms is not None and seed is not None:
+            raise click.UsageError("--randoms と --seed はどちらか一方だけ指定してください")
+        ruleset = registry.get(game)
+        try:
+            state = tools.starting_state(ruleset, _optional_text(scenario), _optional_text(state_in))
+            result = tools.adjudicate(
+                ruleset, state, read_text(orders), randoms_text=_optional_text(randoms), seed=seed
+            )
+        except (ValueError, DiceError) as error:
+            raise click.ClickException(str(error)) from error
+        if save_state is not None:
+            save_state.write_text(json.dumps(result.data["state"], ensure_ascii=False, indent=2), "utf-8")
+        click.echo(
+            json.dumps(result.data, ensure_ascii=False, indent=2) if fmt == "json" else result.report.plain
+        )
+
+    @click.command("simulate")
+    @click.argument("game", type=games)
+    @click.option("--scenario", type=_FILE, help="Scenario TOML (default: the game's packaged one).")
+    @click.option("--runs", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
+    @click.option("--seed", default="0", show_default=True, help="Run r plays on sha256('simulate|SEED|r').")
+    @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+    def simulate_command(game: str, scenario: Path | None, runs: int, seed: str, as_json: bool) -> None:
+        """ゲームを丸ごとシミュレーションする (whole games played by themselves, offline)."""
+        ruleset = registry.get(game)
+        try:
+            data = ruleset.read_scenario(read_text(scenario)) if scenario is not None else {}
+            figures = ruleset.simulate(data, runs, seed, as_json=as_json)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
+        if figures is None:
+            raise click.ClickException(f"{ruleset.NAME} はひとりでは進まないため、シミュレーションできません")
+        click.echo(figures)
+
+    @click.command("help")
+    @click.argument("game", type=games)
+    def help_command(game: str) -> None:
+        """ゲームのルール（ボットが適用するとおり）を表示する."""
+        click.echo(registry.get(game).HELP)
+
+    @click.command("roll")
+    @click.option("--rands", help="Recorded faces SIDES:VALUE,... used in order instead of random dice.")
+    @click.option("--json", "as_json", is_flag=True, help="Print text, flags and rolls as JSON.")
+    @click.argument("command")
+    def roll_dice_command(rands: str | None, as_json: bool, command: str) -> None:
+        """ダイスを振る: 1コマンドの返答を表示する (`-` reads a whole post from standard input)."""
+        try:
+            recorded = RecordedDice(parse_rands(rands)) if rands is not None else None
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--rands") from error
+        source = RecordedSource(default=recorded) if recorded is not None else SeededSource(os.urandom(32))
+        try:
+            if command == "-":
+                answer = answer_post(sys.stdin.read(), source)
+            else:
+                answer = roll_command(command, source.stream("roll"))
+        except DiceError as error:
+            raise click.ClickException(f"記録された出目が合いません: {error}") from error
+        if recorded is not None and recorded.remaining:
+            raise click.ClickException(f"記録された出目が{recorded.remaining}個使われずに残りました")
+        if answer is None:
+            return
+        if command != "-":
+            flags = ("secret", "success", "failure", "critical", "fumble")
+            data = {
+                "text": answer.text,
+                **{flag: getattr(answer, flag) for flag in flags},
+                "rolls": answer.rolls,
+            }
+            click.echo(json.dumps(data, ensure_ascii=False) if as_json else answer.text)
+            return
+        body = render(answer)
+        secret = answer.meta.get("secret", {})
+        click.echo(json.dumps({"text": body, "secret": secret}, ensure_ascii=False) if as_json else body)
+
+    @click.command("verify")
+    @click.argument("source")
+    @click.option("--key", "thread_key", help="Thread key, when a file's name does not hold it.")
+    @click.option(
+        "--trip",
+        "trips",
+        multiple=True,
+        help="The bot's trip (default: whoever posted 【ダイス検証】 or 【… 開始】).",
+    )
+    @click.option(
+        "--rules",
+        "rules_id",
+        type=click.Choice(registry.ids()),
+        help="The game's ruleset, for its period results (default: the one the opening 【NAME 開始】 names).",
+    )
+    def verify_command(
+        source: str, thread_key: str | None, trips: tuple[str, ...], rules_id: str | None
+    ) -> None:
+        """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
+
+        def rules(name: str) -> Ruleset | None:
+            return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
+
+        posts, key = load_thread(source, thread_key)
+        shown = [
+            ThreadPost(p.number, p.trip, p.date, p.body) for p in posts if not p.deleted and not p.system
+        ]
+        result = verify_thread(key, shown, render, [t.lstrip("◆") for t in trips] or None, rules)
+        if result.bot_trips:
+            click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
+        if result.game:
+            click.echo(f"ゲーム: {result.game}")
+        click.echo(result.summary())
+        if not result.ok:
+            raise SystemExit(1)
+
+    return [adjudicate_command, simulate_command, help_command, roll_dice_command, verify_command]

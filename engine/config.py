@@ -1,0 +1,121 @@
+"""The configuration file as data: the bot (name, mail, database) and one game per `[[game]]` table,
+each checked on load — the game exists, the thread is a thread, a game on the clock has a schedule —
+with a message that says where and why.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from engine.ruleset import Registry
+from engine.schedule import ScheduleError, parse_schedule
+from parser.gm_words import CANCEL_WORDS, READY_WORDS
+
+ThreadCheck = Callable[[str], "str | None"]
+
+
+class ConfigError(ValueError):
+    """The configuration file cannot be used as it is (the message says where and why)."""
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    name: str = "ダイス係"  # may carry #tripkey: the bot then knows its posts by the trip
+    mail: str = "sage"
+    database: Path = Path("var/threadgm.sqlite")
+    user_agent: str = ""  # "" for the scraper's own
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    id: str
+    rules: str
+    thread: str
+    poll_seconds: float = 5.0  # while the thread is active
+    idle_seconds: float = 30.0  # once nobody has written for `idle_after` seconds
+    idle_after: float = 600.0
+    read: str = "raw"  # raw (dat / rawmode) or html (read.cgi, for boards without raw access)
+    dice: bool = True  # answer dice commands in posts (besides the ruleset's orders)
+    gm_trips: tuple[str, ...] = ()  # ◆TRIP of each GM (the server-made trip, checked exactly)
+    scenario: Path | None = None  # the ruleset's scenario TOML, relative to the configuration file
+    schedule: dict | None = None  # [game.schedule]: when periods end (rulesets that resolve periods)
+    cancel_words: tuple[str, ...] = CANCEL_WORDS
+    ready_words: tuple[str, ...] = READY_WORDS
+    rollover_at: int = 20  # open the next thread when this many posts are left (0: only when full)
+    title: str = ""  # title of threads the bot opens (default: the thread's own, with the next part number)
+    seed: str | None = (
+        None  # fixes the game's secret (tests, replays): anyone knowing it can predict the dice
+    )
+
+
+def _check_game_table(table: dict, where: str, registry: Registry, thread_problem: ThreadCheck) -> None:
+    missing = {"id", "rules", "thread"} - set(table)
+    if missing:
+        raise ConfigError(f"{where}: {', '.join(sorted(missing))} がありません")
+    unknown = set(table) - {f.name for f in fields(GameConfig)}
+    if unknown:
+        raise ConfigError(f"{where}: 知らない項目があります: {', '.join(sorted(unknown))}")
+    if table["rules"] not in registry:
+        raise ConfigError(
+            f"{where}: rules = {table['rules']!r} はありません（使えるもの: {', '.join(registry.ids())}）"
+        )
+    problem = thread_problem(str(table["thread"]))
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
+    if table.get("read", "raw") not in ("raw", "html"):
+        raise ConfigError(f"{where}: read は raw か html です")
+
+
+def _game_config(
+    table: dict, where: str, base: Path, registry: Registry, thread_problem: ThreadCheck
+) -> GameConfig:
+    _check_game_table(table, where, registry, thread_problem)
+    values = dict(table)
+    for key in ("gm_trips", "cancel_words", "ready_words"):
+        if key in values:
+            values[key] = tuple(values[key])
+    values["gm_trips"] = tuple(trip.strip().lstrip("◆") for trip in values.get("gm_trips", ()))
+    if "scenario" in values:
+        values["scenario"] = (base / values["scenario"]).resolve()
+        if not values["scenario"].is_file():
+            raise ConfigError(f"{where}: scenario のファイルがありません: {values['scenario']}")
+    if not registry.get(table["rules"]).immediate:
+        if "schedule" not in values:
+            raise ConfigError(
+                f"{where}: rules = {table['rules']!r} には [game.schedule]（更新時刻）が必要です"
+            )
+        try:
+            parse_schedule(values["schedule"])
+        except ScheduleError as error:
+            raise ConfigError(f"{where}: {error}") from error
+    return GameConfig(**values)
+
+
+def load_config(
+    path: Path, registry: Registry, thread_problem: ThreadCheck
+) -> tuple[BotConfig, list[GameConfig]]:
+    """The configuration file: the bot, and one game per [[game]] table, checked against `registry`;
+    `thread_problem(url)` says why a URL is not a thread."""
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: 読めません ({error})") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: TOML の書き方が正しくありません ({error})") from error
+    bot_table = data.get("bot", {})
+    unknown = set(bot_table) - {f.name for f in fields(BotConfig)}
+    if unknown:
+        raise ConfigError(f"{path}: [bot] に知らない項目があります: {', '.join(sorted(unknown))}")
+    bot = BotConfig(**{**bot_table, "database": Path(bot_table.get("database", BotConfig.database))})
+    games = [
+        _game_config(table, f"{path}: [[game]] {index} 番目", path.parent, registry, thread_problem)
+        for index, table in enumerate(data.get("game", []), start=1)
+    ]
+    if not games:
+        raise ConfigError(f"{path}: [[game]] がひとつもありません")
+    if len({game.id for game in games}) != len(games):
+        raise ConfigError(f"{path}: [[game]] の id が重複しています")
+    return bot, games
