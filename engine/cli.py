@@ -38,13 +38,30 @@ def _optional_text(path: Path | None) -> str | None:
     return read_text(path) if path is not None else None
 
 
+class GameChoice(click.ParamType):
+    """A registered game's id, looked up when the command runs (a game registered later counts)."""
+
+    name = "game"
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    def get_metavar(self, param: click.Parameter, *args: object, **kwargs: object) -> str:
+        return "[" + "|".join(self.registry.ids()) + "]"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if value in self.registry:
+            return str(value)
+        self.fail(f"{value!r} はありません（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
+
+
 def tool_commands(
     registry: Registry,
     render: Callable[[Report], str],
     load_thread: Callable[[str, str | None], tuple[list, str]],
 ) -> list[click.Command]:
     """The commands, given the games, how a report reads on a board, and how to read a thread."""
-    games = click.Choice(registry.ids())
+    games = GameChoice(registry)
 
     @click.command("adjudicate")
     @click.argument("game", type=games)
@@ -157,7 +174,7 @@ def tool_commands(
     @click.option(
         "--rules",
         "rules_id",
-        type=click.Choice(registry.ids()),
+        type=games,
         help="The game's ruleset, for its period results (default: the one the opening 【NAME 開始】 names).",
     )
     def verify_command(

@@ -157,7 +157,7 @@ class Ruleset(Generic[S, C]):
         parsed = self.parse_line(raw)
         head, sep, rest = raw.partition(":")
         if parsed is None and sep and head.strip():
-            return head.strip(), self.parse_line(rest)
+            return head.strip(), self.parse_line(rest.strip())
         return "GM", parsed
 
     def recorded_source(self, state: S, text: str) -> RandomSource:
