@@ -3,7 +3,7 @@
 The game's log is the truth (architecture: everything derived from the log): a GM command adds
 entries — `pause`, `resume`, `extend`, `early`, `rollback`, `set`, `void` — and the period clock,
 the state and the orders are folded from them again. `decide` says what to add and change; the bot
-applies it in the transaction that read the command, and echoes `Effect.text` in the thread.
+applies it in the transaction that read the command, and echoes `Effect.echo` in the thread.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.periods import deadline_text
+from engine.report import Span, anchor, plain_text
 from engine.schedule import EarlyClose, Extension, PeriodClock, Resume, ScheduleError
 from engine.schedule import Pause as ClockPause
 from parser import gm
@@ -38,7 +39,7 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Effect:
-    text: str  # the echo, after 【GM】 ("" when the command shows something else: 状態)
+    says: str | tuple[str | Span, ...]  # the echo after the GM label ("": the command shows something else)
     log: tuple[LogEntry, ...] = ()
     status: str | None = None  # the game's new status (running | paused)
     rollback: int | None = None  # the resolution to drop
@@ -46,6 +47,15 @@ class Effect:
     reveal: int | None = None  # post whose secret rolls to open
     move_to: str | None = None  # the thread to follow
     show_status: bool = False
+
+    @property
+    def echo(self) -> tuple[str | Span, ...]:
+        return (self.says,) if isinstance(self.says, str) else self.says
+
+    @property
+    def text(self) -> str:
+        """The echo as bare text, for the game's log."""
+        return plain_text(self.echo)
 
 
 def decide(
@@ -58,7 +68,7 @@ def decide(
     if isinstance(command, gm.Status):
         return Effect("", show_status=True)
     if isinstance(command, gm.Reveal):
-        return Effect(f">>{command.post} のシークレットダイスを公開します", reveal=command.post)
+        return Effect((anchor(command.post), " のシークレットダイスを公開します"), reveal=command.post)
     if isinstance(command, gm.NextThread):
         entry = LogEntry("next", {"url": command.url}, view.period)
         return Effect(f"次スレに移ります: {command.url}", (entry,), move_to=command.url)
@@ -151,13 +161,20 @@ def _extend(command: gm.Extend, view: GameView, now: datetime) -> Effect:
     return Effect(f"延長しました（ピリオド{period}の締切 {deadline_text(extension.new_deadline)}）", (entry,))
 
 
-def void_text(posts: Iterable[int], voided: int, resolved_periods: Iterable[int]) -> str:
-    anchors = " ".join(f">>{n}" for n in sorted(posts))
-    text = f"無効にしました: {anchors}（命令 {voided} 件）"
+def void_echo(posts: Iterable[int], voided: int, resolved_periods: Iterable[int]) -> tuple[str | Span, ...]:
+    """What 無効 says: the posts (as anchors), how many orders, and which resolved periods had them."""
+    parts: list[str | Span] = ["無効にしました: "]
+    for index, number in enumerate(sorted(posts)):
+        parts += [" "] * bool(index) + [anchor(number)]
+    parts.append(f"（命令 {voided} 件）")
     done = sorted(set(resolved_periods))
     if done:
-        text += f"。ピリオド{'、'.join(map(str, done))}は処理済みです（巻き戻しで再処理できます）"
-    return text
+        parts.append(f"。ピリオド{'、'.join(map(str, done))}は処理済みです（巻き戻しで再処理できます）")
+    return tuple(parts)
+
+
+def void_text(posts: Iterable[int], voided: int, resolved_periods: Iterable[int]) -> str:
+    return plain_text(void_echo(posts, voided, resolved_periods))
 
 
 def clock_adjustments(entries: Iterable[tuple[str, dict, int | None]]) -> list:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.report import Block, Report, heading, line, report
+from engine.report import Block, Report, anchor, heading, line, report
 from engine.ruleset import Order, OrderText, Rejection, Ruleset
 
 
@@ -121,14 +121,14 @@ def receipt(
         later = period_of[post] > current
         suffix = f"（ピリオド{period_of[post]}分）" if later else ""
         if reading.cancelled:
-            accepted.append(line(f">>{post} 取消: ピリオド{period_of[post]}の命令を取り消しました"))
+            accepted.append(line(anchor(post), f" 取消: ピリオド{period_of[post]}の命令を取り消しました"))
         for order in reading.orders:
             if order.status == "accepted":
-                accepted.append(line(f">>{post} {order.canonical}{suffix}"))
+                accepted.append(line(anchor(post), f" {order.canonical}{suffix}"))
             else:
-                rejected.append(line(f">>{post} {order.text} → {order.reason}"))
+                rejected.append(line(anchor(post), f" {order.text} → {order.reason}"))
         if reading.ready:
-            accepted.append(line(f">>{post} 準備完了"))
+            accepted.append(line(anchor(post), " 準備完了"))
     if not accepted and not rejected:
         return None
     when = f"（締切 {deadline_text(deadline)}）" if deadline else ""

@@ -2,7 +2,8 @@
 
 The engine builds a `Report` out of blocks (headings, lines of spans, tables, sections that must not
 be split); `poster/` renders it for 2ch, したらば or anything else and splits it under each board's
-line and byte limits. A span is plain text, an anchor to a post (`>>N` on boards), or emphasis.
+line and byte limits. A span is plain text, an anchor to a post (`>>N` on boards), emphasis, or a
+label saying who speaks (the GM voice of an echo, `【GM】` on boards).
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ class Strong:
     text: str
 
 
-Span = Text | Anchor | Strong
+@dataclass(frozen=True)
+class Label:
+    """Who speaks, at the head of a line: the GM voice of an echo (`【GM】` on boards)."""
+
+    text: str
+
+
+Span = Text | Anchor | Strong | Label
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,16 @@ def strong(text: str) -> Strong:
     return Strong(text)
 
 
+def gm_line(*parts: str | Span) -> Line:
+    """An echo of a GM command: the GM label, then what was done."""
+    return line(Label("GM"), *parts)
+
+
+def plain_text(parts: Iterable[str | Span]) -> str:
+    """Strings and spans as bare text (anchors as `>>N`): for logs."""
+    return "".join(part if isinstance(part, str) else _plain(part) for part in parts)
+
+
 def heading(text: str) -> Heading:
     return Heading(text)
 
@@ -124,6 +142,8 @@ def report(*blocks: Block, reply_to: Iterable[int] = (), kind: str = "result", *
 def _plain(span: Span) -> str:
     if isinstance(span, Anchor):
         return f">>{span.post}" + (f"-{span.last}" if span.last is not None else "")
+    if isinstance(span, Label):
+        return f"【{span.text}】"
     return span.text
 
 

@@ -13,7 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.report import Anchor, Blank, Block, Heading, Line, Report, Section, Span, Strong, Table, Text
+from engine.report import (
+    Anchor,
+    Blank,
+    Block,
+    Heading,
+    Label,
+    Line,
+    Report,
+    Section,
+    Span,
+    Strong,
+    Table,
+    Text,
+)
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,8 @@ def stored_length(text: str) -> int:
 def _span(span: Span) -> str:
     if isinstance(span, Anchor):
         return f">>{span.post}" + (f"-{span.last}" if span.last is not None else "")
+    if isinstance(span, Label):
+        return f"【{span.text}】"
     if isinstance(span, Strong | Text):
         return span.text
     raise TypeError(f"not a span: {span!r}")

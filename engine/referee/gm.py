@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 from engine import dice_answers, keys
-from engine.gm_actions import Effect, GameView, decide, void_text
+from engine.gm_actions import Effect, GameView, decide, void_echo
 from engine.periods import deadline_text
 from engine.referee.game import Game, PostView
-from engine.report import Block, Report, line, report
+from engine.report import Block, Report, gm_line, line, report
 from engine.ruleset import ImmediateRuleset
 from parser.gm import GmError
 
@@ -21,10 +21,10 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
         return _refuse(game, post, lines, where), None
     blocks: list[Block] = []
     follow: str | None = None
-    for gm_line in lines:
-        command = gm_line.result
+    for written in lines:
+        command = written.result
         if isinstance(command, GmError):
-            blocks.append(line(f"【GM】{command.command}: {command.reason}"))
+            blocks.append(gm_line(f"{command.command}: {command.reason}"))
             continue
         effect = decide(
             command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
@@ -77,20 +77,20 @@ def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str
         game.book.set_status(effect.status)
     if effect.rollback is not None:
         game.book.delete_resolution(effect.rollback)
-    text = effect.text
+    says = effect.echo
     if effect.void:
-        text = void_text(effect.void, *_void_orders(game, effect.void))
+        says = void_echo(effect.void, *_void_orders(game, effect.void))
     if effect.reveal is not None:
         try:
             reveal(game, effect.reveal)
         except ValueError as error:
-            text = f"公開できません: {error}"
+            says = (f"公開できません: {error}",)
     follow = effect.move_to
     if follow is not None and (problem := game.setup.thread_url_problem(follow)):
-        text, follow = f"次スレに移れません: {problem}", None
+        says, follow = (f"次スレに移れません: {problem}",), None
     if effect.show_status:
         return status(game), None
-    return [line(f"【GM】{text}")], follow
+    return [gm_line(*says)], follow
 
 
 def _void_orders(game: Game, posts: tuple[int, ...]) -> tuple[int, list[int]]:
@@ -113,9 +113,9 @@ def status(game: Game) -> list[Block]:
     period = game.current_period()
     if isinstance(ruleset, ImmediateRuleset):
         if not ruleset.steps:
-            return [line(f"【GM】{ruleset.NAME}: {game.thread.read_url}")]
+            return [gm_line(f"{ruleset.NAME}: {game.thread.read_url}")]
         state = game.state_before(period)
-        return [line(f"【GM】{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
+        return [gm_line(f"{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
     state = game.state_before(period)
     clock = game.clock()
     deadline = clock.deadline(period) if clock else None
@@ -127,7 +127,7 @@ def status(game: Game) -> list[Block]:
     missing = game.missing_players(period)
     if missing:
         parts.append("未提出: " + "、".join(missing))
-    return [line("【GM】" + "・".join(parts)), *ruleset.status(state).blocks]
+    return [gm_line("・".join(parts)), *ruleset.status(state).blocks]
 
 
 def reveal(game: Game, number: int) -> None:
