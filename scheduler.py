@@ -278,6 +278,10 @@ class ThreadBot:
         self.rollover.move(self.ref, target, why, now)
         self.ref, self.limits = target, None
 
+    def refolded(self) -> dict[int, str]:
+        """Every period's state folded again from the log (the stored snapshots are a cache)."""
+        return referee.refold(referee.Game(self.setup, self.thread, referee.Ledger(self.store, self.game.id), self.clock()))
+
     def queue_reveal(self, number: int) -> str:
         """Queue the post that opens post `number`'s secret rolls; returns what was queued, or raises
         ValueError with the reason (in Japanese) when there is nothing to reveal."""

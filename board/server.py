@@ -7,11 +7,13 @@ makes waitress take the client address from X-Forwarded-For, so IDs and samba se
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 from board.app import BoardApp
@@ -67,15 +69,30 @@ class BoardServer:
         return self
 
     def close(self) -> None:
-        # waitress has no stop(): channels may only be closed from its own loop thread, so the
-        # closing is handed to the loop through its trigger; an empty map then ends run().
+        # waitress has no stop(), and its channels may only be closed from its own loop thread. So:
+        # stop accepting (in the loop), let the workers finish what they are serving — a finished
+        # request wakes the loop through the trigger, so the trigger must still be open then — and
+        # only then close every channel, the trigger last; an empty map ends run(). Closing twice,
+        # or after the loop has ended, does nothing.
+        server = self._server
+        self._in_loop(lambda: wasyncore.dispatcher.close(server))  # the listener alone
+        server.task_dispatcher.shutdown()
+
         def close_all() -> None:
-            for channel in list(self._server._map.values()):
+            channels = [c for c in list(server._map.values()) if c is not server.trigger]
+            for channel in [*channels, server.trigger]:
                 channel.close()
 
-        self._server.trigger.pull_trigger(close_all)
-        self._thread.join(timeout=5)
-        self._server.task_dispatcher.shutdown()
+        self._in_loop(close_all)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _in_loop(self, thunk: Callable[[], object]) -> None:
+        trigger = self._server.trigger
+        if trigger._closed or not self._thread.is_alive():
+            return
+        with contextlib.suppress(OSError):  # the loop closed its trigger meanwhile: it serves nothing more
+            trigger.pull_trigger(thunk)
 
     def __enter__(self) -> BoardServer:
         return self.start()

@@ -1,6 +1,7 @@
 """The offline tools of the command line, generic over a registry of games: `threadgm adjudicate GAME`,
-`threadgm simulate GAME`, `threadgm help GAME`, `threadgm roll`, `threadgm verify`. `scheduler.py` builds them with the registry it holds,
-so the engine itself names no game; each runs the very functions the bot runs.
+`threadgm simulate GAME`, `threadgm help GAME`, `threadgm roll`, `threadgm verify`. `scheduler.py`
+builds them with the registry it holds, so the engine itself names no game; each runs the very
+functions the bot runs.
 """
 
 from __future__ import annotations
@@ -61,6 +62,17 @@ def tool_commands(
     load_thread: Callable[[str, str | None], tuple[list, str]],
 ) -> list[click.Command]:
     """The commands, given the games, how a report reads on a board, and how to read a thread."""
+    return [
+        _adjudicate(registry),
+        _simulate(registry),
+        _help(registry),
+        _roll(render),
+        _verify(registry, render, load_thread),
+    ]
+
+
+def _adjudicate(registry: Registry) -> click.Command:
+    """`threadgm adjudicate GAME`: one period offline, carried across periods with --state."""
     games = GameChoice(registry)
 
     @click.command("adjudicate")
@@ -103,6 +115,13 @@ def tool_commands(
             json.dumps(result.data, ensure_ascii=False, indent=2) if fmt == "json" else result.report.plain
         )
 
+    return adjudicate_command
+
+
+def _simulate(registry: Registry) -> click.Command:
+    """`threadgm simulate GAME`: whole games played by themselves."""
+    games = GameChoice(registry)
+
     @click.command("simulate")
     @click.argument("game", type=games)
     @click.option("--scenario", type=_FILE, help="Scenario TOML (default: the game's packaged one).")
@@ -121,11 +140,24 @@ def tool_commands(
             raise click.ClickException(f"{ruleset.NAME} はひとりでは進まないため、シミュレーションできません")
         click.echo(figures)
 
+    return simulate_command
+
+
+def _help(registry: Registry) -> click.Command:
+    """`threadgm help GAME`: the rules as the bot applies them."""
+    games = GameChoice(registry)
+
     @click.command("help")
     @click.argument("game", type=games)
     def help_command(game: str) -> None:
         """ゲームのルール（ボットが適用するとおり）を表示する."""
         click.echo(registry.get(game).HELP)
+
+    return help_command
+
+
+def _roll(render: Callable[[Report], str]) -> click.Command:
+    """`threadgm roll`: one command, or a whole post, answered as the bot would."""
 
     @click.command("roll")
     @click.option("--rands", help="Recorded faces SIDES:VALUE,... used in order instead of random dice.")
@@ -161,6 +193,17 @@ def tool_commands(
         body = render(answer)
         secret = answer.meta.get("secret", {})
         click.echo(json.dumps({"text": body, "secret": secret}, ensure_ascii=False) if as_json else body)
+
+    return roll_dice_command
+
+
+def _verify(
+    registry: Registry,
+    render: Callable[[Report], str],
+    load_thread: Callable[[str, str | None], tuple[list, str]],
+) -> click.Command:
+    """`threadgm verify`: every roll of a thread recomputed from the published keys."""
+    games = GameChoice(registry)
 
     @click.command("verify")
     @click.argument("source")
@@ -198,4 +241,4 @@ def tool_commands(
         if not result.ok:
             raise SystemExit(1)
 
-    return [adjudicate_command, simulate_command, help_command, roll_dice_command, verify_command]
+    return verify_command

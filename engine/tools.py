@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource
-from engine.ruleset import ClockedRuleset, ImmediateRuleset, Ruleset
+from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, Ruleset
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,12 @@ def starting_state(ruleset: Ruleset, scenario_text: str | None, state_text: str 
     return ruleset.initial_state(ruleset.read_scenario(scenario_text))
 
 
+def effective(ruleset: Ruleset, orders: list[Order]) -> list[Order]:
+    """The orders that count, as in the thread: the last of each `order_key`, in posting order."""
+    latest = {ruleset.order_key(order): index for index, order in enumerate(orders)}
+    return [order for index, order in enumerate(orders) if latest[ruleset.order_key(order)] == index]
+
+
 def adjudicate(
     ruleset: Ruleset,
     state: Any,
@@ -53,7 +59,7 @@ def adjudicate(
     """One period of `ruleset` from `state`: ValueError (Japanese) when the inputs cannot be used."""
     if not isinstance(ruleset, ClockedRuleset | ImmediateRuleset):
         raise ValueError(f"{ruleset.NAME} は一括処理できません")
-    orders = ruleset.read_orders(state, orders_text)
+    orders = effective(ruleset, ruleset.read_orders(state, orders_text))
     source = ruleset.recorded_source(state, randoms_text) if randoms_text is not None else seeded_source(seed)
     new_state, outcome = ruleset.resolve(state, orders, source)
     data = {**ruleset.result_data(outcome)}

@@ -378,7 +378,9 @@ def _check_periods(
             result.periods_matched += 1
     if not recomputed:
         what = f"「{parts.game}」" if parts.game else "このゲーム"
-        result.notes.insert(notes_before, f"{what}の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）")
+        result.notes.insert(
+            notes_before, f"{what}の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）"
+        )
 
 
 def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, result: Verification) -> None:

@@ -27,3 +27,41 @@ def board(tmp_path: Path):
     running = LocalBoard.start(tmp_path / "board")
     yield running
     running.close()
+
+
+@pytest.fixture(autouse=True)
+def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
+    """Every game the suite plays: when its store closes, each stored period's state is folded again
+    from the scenario and the log and must be byte for byte the snapshot (the snapshot is a cache)."""
+    import scheduler
+    from store.db import Store
+
+    bots: list = []
+    original_init, original_close = scheduler.ThreadBot.__init__, Store.close
+
+    def track(self, *args, **kwargs) -> None:
+        original_init(self, *args, **kwargs)
+        bots.append(self)
+
+    def close(store: Store) -> None:
+        for bot in [b for b in bots if b.store is store]:
+            bots.remove(bot)
+            _check_refold(bot)
+        original_close(store)
+
+    monkeypatch.setattr(scheduler.ThreadBot, "__init__", track)
+    monkeypatch.setattr(Store, "close", close)
+    yield
+    for bot in bots:  # stores a test never closed
+        _check_refold(bot)
+
+
+def _check_refold(bot) -> None:
+    import sqlite3
+
+    try:
+        stored = {r["period"]: r["state"] for r in bot.store.db["resolutions"].rows_where("game_id = ?", [bot.game.id])}
+    except sqlite3.ProgrammingError:
+        return  # closed behind our back (a crash test's store): nothing to read
+    if stored:
+        assert bot.refolded() == stored, f"{bot.game.id}: the stored states are not the fold of the log"

@@ -13,6 +13,7 @@ The same code answers the bot's polls and the CLI's tools.
 | `posts.py` | the posts of a poll: dice, an immediate game's steps, orders and receipts, day keys |
 | `gm.py` | GM commands: refusals, effects, 状態, 公開 |
 | `clocked.py` | games on the clock: opening, reminders, early close, resolution, the end |
+| `refold.py` | every stored state folded again from the log (snapshots are a cache) |
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.referee.game import Game, GameSetup, PostView, ThreadView
 from engine.referee.gm import reveal, status
 from engine.referee.ledger import GameLogReader, Ledger, OrderRow, Outgoing
 from engine.referee.posts import read_posts
+from engine.referee.refold import refold
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ __all__ = [
     "ThreadView",
     "next_event",
     "poll",
+    "refold",
     "reveal",
     "status",
 ]

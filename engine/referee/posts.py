@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from engine import dice_answers, keys, periods
@@ -25,42 +25,26 @@ from parser.gm_words import is_word
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     """Answer the posts read in this poll; returns the thread URL a GM moved the game to, if any."""
-    reports: list[Report] = []
-    answering: set[str] = set()
-    readings: list[tuple[PostView, periods.PostReading, int]] = []
-    commands: list[tuple[PostView, list]] = []
+    batch = _Batch()
     for post in posts:
         if post.date is not None and post.date + timedelta(seconds=1) <= game.setup.joined:
             continue  # written before the bot joined the thread (dates have whole seconds)
-        gm_lines = find_gm_commands(post.body)
-        if gm_lines:
-            commands.append((post, gm_lines))
-        day = keys.day_of(post.date or game.now)
-        answer = _answer(game, post, day)
-        if answer is not None:
-            reports.append(answer)
-            answering.add(day)
-        if game.setup.clocked and not (gm_lines and post.trip in game.setup.gm_trips):
-            reading = _read_orders(game, post)
-            if reading is not None:
-                readings.append(reading)
+        _read(game, post, batch)
     handled = [post.number for post in posts]
-    disclosure = _disclosure(game, answering)
+    disclosure = _disclosure(game, batch.answering)
     if not handled and not disclosure:
         return None
     base = _batch_id(game, handled, disclosure)
-    commitments = {
-        day: keys.commitment(game.setup.day_key(day)) for day in (*disclosure.commit, *disclosure.reveal)
-    }
+    days = (*disclosure.commit, *disclosure.reveal)
+    commitments = {day: keys.commitment(game.setup.day_key(day)) for day in days}
+    reports = batch.reports
     if disclosure:
         keys_of = {day: game.setup.day_key(day) for day in commitments}
         reports.insert(0, disclosure_report(disclosure, keys_of, commitments))
-    if readings:
-        receipt = take_orders(game, readings, base)
-        if receipt is not None:
-            reports.append(receipt)
+    if batch.readings and (receipt := take_orders(game, batch.readings, base)) is not None:
+        reports.append(receipt)
     follow: str | None = None
-    for post, gm_lines in commands:
+    for post, gm_lines in batch.commands:
         echo, moved = carry_out(game, post, gm_lines)
         follow = moved or follow
         if echo is not None:
@@ -70,6 +54,31 @@ def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     if disclosure:
         _record_disclosure(game, disclosure, commitments, f"{base}/0")
     return follow
+
+
+@dataclass
+class _Batch:
+    """What the posts of one poll hold, gathered before anything is decided."""
+
+    reports: list[Report] = field(default_factory=list)
+    answering: set[str] = field(default_factory=set)  # the days whose dice are answered
+    readings: list[tuple[PostView, periods.PostReading, int]] = field(default_factory=list)
+    commands: list[tuple[PostView, list]] = field(default_factory=list)
+
+
+def _read(game: Game, post: PostView, batch: _Batch) -> None:
+    gm_lines = find_gm_commands(post.body)
+    if gm_lines:
+        batch.commands.append((post, gm_lines))
+    day = keys.day_of(post.date or game.now)
+    answer = _answer(game, post, day)
+    if answer is not None:
+        batch.reports.append(answer)
+        batch.answering.add(day)
+    if game.setup.clocked and not (gm_lines and post.trip in game.setup.gm_trips):
+        reading = _read_orders(game, post)
+        if reading is not None:
+            batch.readings.append(reading)
 
 
 def _batch_id(game: Game, handled: list[int], disclosure: Disclosure) -> str:
@@ -82,7 +91,7 @@ def _answer(game: Game, post: PostView, day: str) -> Report | None:
     """The immediate game's step for this post, or else the answer to its dice."""
     ruleset = game.ruleset
     if isinstance(ruleset, ImmediateRuleset):
-        step = _apply_step(game, ruleset, post, day)
+        step = apply_step(game, ruleset, post, day)
         if step is not None:
             return step
     if not game.setup.dice:
@@ -96,7 +105,7 @@ def _answer(game: Game, post: PostView, day: str) -> Report | None:
     )
 
 
-def _apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) -> Report | None:
+def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) -> Report | None:
     """An immediate game's step for this post, stored as the next "period" so that 巻き戻し undoes it
     like any resolution."""
     parsed = ruleset.parse_post(post.body)

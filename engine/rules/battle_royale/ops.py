@@ -1,5 +1,6 @@
 """Shared moves of the 都道府県バトロワ steps: eliminations (and the mastermind's faked death), groups
-forming and breaking, renumbering the selection table, the step queue, and the snapshots reports print.
+forming and breaking, renumbering the selection table, the step queue (with the battle under way and
+rerolls), and the snapshots reports print.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.rules.battle_royale.state import (
     ALIVE,
     DEAD,
     UNKNOWN,
+    Battle,
     Ending,
     State,
     Step,
@@ -85,6 +87,22 @@ def make_request(
 ) -> DieRequest:
     phase = str(state.battles + 1) if state.setup_done else "setup"
     return DieRequest(table, base, subject, reason, f"br/{phase}/{state.die_index}", step.kind, secret)
+
+
+def reroll(state: State, step: Step, why: str, events: Events) -> None:
+    bump(state, "rerolls")
+    events.append(Said(f"{why}ため、振り直し"))
+    push(state, step)
+
+
+def current_battle(state: State) -> Battle:
+    if state.battle is None:
+        raise BattleRoyaleError("進行状態が壊れています（戦闘中ではありません）")
+    return state.battle
+
+
+def side_text(state: State, members: list[str]) -> str:
+    return "".join(quoted(state, m) for m in members)
 
 
 # --- eliminations ------------------------------------------------------------------------------------

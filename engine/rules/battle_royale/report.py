@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine.report import Block, Report, Section, heading, line, report, section, strong, table
 from engine.rules.battle_royale.events import (
@@ -91,83 +92,112 @@ def _side(label: str, members: tuple[str, ...]) -> str:
     return f"『{label}』（" + "".join(f"『{m}』" for m in members) + "）"
 
 
+def _battle_start(event: BattleStart) -> list[Block]:
+    title = {
+        "battle": f"第{event.number}戦",
+        "infight": f"第{event.number}戦（仲間割れ）",
+        "final": "黒幕決戦",
+    }[event.kind]
+    if event.kind == "final":
+        return [heading(title), line(f"黒幕『{event.base}』 vs {event.opponent}")]
+    return [
+        heading(title),
+        line(_side(event.base, event.base_side), " vs ", _side(event.opponent, event.opponent_side)),
+    ]
+
+
+def _died(event: Died) -> list[Block]:
+    if event.again:
+        return [line(f"『{event.label}』は倒れた……はずが、その姿はどこにもない")]
+    return [line(strong(f"『{event.label}』脱落"), f"（{event.cause}）" if event.cause != "final" else "")]
+
+
+def _renumbered(event: Renumbered) -> list[Block]:
+    return [
+        section(
+            heading("都道府県表（作り直し）"),
+            line(event.why),
+            table(((str(n), label) for n, label in event.rows), ("番号", "都道府県")),
+            line(f"次からは dice2d{len(event.rows)}= で選出"),
+        )
+    ]
+
+
+def _revealed(event: Revealed) -> list[Block]:
+    blocks: list[Block] = [
+        heading("黒幕判明"),
+        line(f"{event.why}――"),
+        line(strong(f"黒幕の正体は『{event.mastermind}』！")),
+    ]
+    if event.collaborators:
+        blocks.append(line("協力者：", "".join(f"『{c}』" for c in event.collaborators)))
+    return [section(*blocks)]
+
+
+def _survivor_table(event: SurvivorTable) -> list[Block]:
+    blocks: list[Block] = [heading("生き残り表")]
+    if event.fallen:
+        blocks.append(line("今回の脱落：", "".join(f"『{f}』" for f in event.fallen)))
+    if event.revived:
+        blocks.append(line("新規参戦：", "".join(f"『{r}』" for r in event.revived)))
+    blocks.append(table(event.rows, event.header))
+    blocks.extend(line(g) for g in event.groups)
+    blocks.append(line(f"残り{event.remaining}"))
+    return [section(*blocks)]
+
+
+def _summary(event: Summary) -> list[Block]:
+    blocks: list[Block] = [
+        heading(f"戦況まとめ（第{event.battles}戦終了時点）"),
+        line(f"残り{event.remaining}"),
+    ]
+    blocks.extend(line(g) for g in event.groups)
+    if not event.groups:
+        blocks.append(line("団体：なし"))
+    if event.fallen:
+        blocks.append(line("脱落順：", "→".join(f"『{f}』" for f in event.fallen)))
+    if event.counts:
+        blocks.append(line("これまで：", "、".join(f"{label}{n}回" for label, n in event.counts)))
+    return [section(*blocks)]
+
+
+def _entrants(event: Entrants) -> list[Block]:
+    blocks: list[Block] = [
+        heading(event.title),
+        *(line(note) for note in event.notes),
+        table(event.rows, event.header),
+    ]
+    blocks.append(line(f"参加{len(event.rows)}" + ("チーム" if event.header[1] == "チーム" else "")))
+    return [section(*blocks)]
+
+
+def _game_over(event: GameOver) -> list[Block]:
+    names = "".join(f"『{w}』" for w in event.winners)
+    if event.kind == "winner":
+        who = f"{event.team}（{names}）" if event.team else names
+        text = f"優勝は{who}！（全{event.battles}戦）"
+    elif event.kind == "mastermind":
+        text = f"黒幕陣営{names}の勝利……（全{event.battles}戦）"
+    else:
+        text = f"黒幕と残った都道府県{names}は和解した（全{event.battles}戦）"
+    return [section(heading(_ENDING_TITLES[event.kind]), line(strong(text)))]
+
+
+# Looked up by exact class, which is right only while no event class is subclassed.
+_RENDERERS: dict[type, Callable[[Any], list[Block]]] = {
+    Rolled: lambda event: [_rolled(event)],
+    BattleStart: _battle_start,
+    Died: _died,
+    Said: lambda event: [line(event.text)],
+    Renumbered: _renumbered,
+    Revealed: _revealed,
+    SurvivorTable: _survivor_table,
+    Summary: _summary,
+    Entrants: _entrants,
+    GameOver: _game_over,
+}
+
+
 def _blocks(event: Event) -> list[Block]:
-    if isinstance(event, Rolled):
-        return [_rolled(event)]
-    if isinstance(event, BattleStart):
-        title = {
-            "battle": f"第{event.number}戦",
-            "infight": f"第{event.number}戦（仲間割れ）",
-            "final": "黒幕決戦",
-        }[event.kind]
-        if event.kind == "final":
-            return [heading(title), line(f"黒幕『{event.base}』 vs {event.opponent}")]
-        return [
-            heading(title),
-            line(_side(event.base, event.base_side), " vs ", _side(event.opponent, event.opponent_side)),
-        ]
-    if isinstance(event, Died):
-        if event.again:
-            return [line(f"『{event.label}』は倒れた……はずが、その姿はどこにもない")]
-        return [
-            line(strong(f"『{event.label}』脱落"), f"（{event.cause}）" if event.cause != "final" else "")
-        ]
-    if isinstance(event, Said):
-        return [line(event.text)]
-    if isinstance(event, Renumbered):
-        return [
-            section(
-                heading("都道府県表（作り直し）"),
-                line(event.why),
-                table(((str(n), label) for n, label in event.rows), ("番号", "都道府県")),
-                line(f"次からは dice2d{len(event.rows)}= で選出"),
-            )
-        ]
-    if isinstance(event, Revealed):
-        blocks: list[Block] = [
-            heading("黒幕判明"),
-            line(f"{event.why}――"),
-            line(strong(f"黒幕の正体は『{event.mastermind}』！")),
-        ]
-        if event.collaborators:
-            blocks.append(line("協力者：", "".join(f"『{c}』" for c in event.collaborators)))
-        return [section(*blocks)]
-    if isinstance(event, SurvivorTable):
-        blocks = [heading("生き残り表")]
-        if event.fallen:
-            blocks.append(line("今回の脱落：", "".join(f"『{f}』" for f in event.fallen)))
-        if event.revived:
-            blocks.append(line("新規参戦：", "".join(f"『{r}』" for r in event.revived)))
-        blocks.append(table(event.rows, event.header))
-        blocks.extend(line(g) for g in event.groups)
-        blocks.append(line(f"残り{event.remaining}"))
-        return [section(*blocks)]
-    if isinstance(event, Summary):
-        blocks = [heading(f"戦況まとめ（第{event.battles}戦終了時点）"), line(f"残り{event.remaining}")]
-        blocks.extend(line(g) for g in event.groups)
-        if not event.groups:
-            blocks.append(line("団体：なし"))
-        if event.fallen:
-            blocks.append(line("脱落順：", "→".join(f"『{f}』" for f in event.fallen)))
-        if event.counts:
-            blocks.append(line("これまで：", "、".join(f"{label}{n}回" for label, n in event.counts)))
-        return [section(*blocks)]
-    if isinstance(event, Entrants):
-        blocks = [
-            heading(event.title),
-            *(line(note) for note in event.notes),
-            table(event.rows, event.header),
-        ]
-        blocks.append(line(f"参加{len(event.rows)}" + ("チーム" if event.header[1] == "チーム" else "")))
-        return [section(*blocks)]
-    if isinstance(event, GameOver):
-        names = "".join(f"『{w}』" for w in event.winners)
-        if event.kind == "winner":
-            who = f"{event.team}（{names}）" if event.team else names
-            text = f"優勝は{who}！（全{event.battles}戦）"
-        elif event.kind == "mastermind":
-            text = f"黒幕陣営{names}の勝利……（全{event.battles}戦）"
-        else:
-            text = f"黒幕と残った都道府県{names}は和解した（全{event.battles}戦）"
-        return [section(heading(_ENDING_TITLES[event.kind]), line(strong(text)))]
-    return []
+    renderer = _RENDERERS.get(type(event))
+    return renderer(event) if renderer is not None else []

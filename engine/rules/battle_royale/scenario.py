@@ -147,42 +147,51 @@ def _read_roster(data: dict[str, Any], problems: list[str]) -> list[Prefecture]:
     seen_names: set[str] = set()
     seen_codes: set[str] = set()
     for index, entry in enumerate(raw, start=1):
-        where = f"{index}番目の [[prefectures]]"
-        if not isinstance(entry, dict):
-            problems.append(f"{where} は表にしてください")
+        read = _read_prefecture(index, entry, problems)
+        if read is None:
             continue
-        for key in entry:
-            if key not in _PREF_KEYS:
-                problems.append(f"{where} に知らない項目「{key}」があります（使えるのは name、code、region）")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
-            problems.append(f"{where} に name（都道府県名）がありません")
-            continue
-        name = name.strip()
-        if len(name) > _MAX_NAME or any(ch in name for ch in "『』\n"):
-            problems.append(
-                f"{where} の name「{name}」は{_MAX_NAME}文字以内で『』や改行を含まない名前にしてください"
-            )
-            continue
-        code = entry.get("code", f"{index:02d}")
-        if not isinstance(code, str) or not code.strip():
-            problems.append(f"{where}（{name}）の code は文字列にしてください")
-            continue
-        region = entry.get("region", "")
-        if not isinstance(region, str):
-            problems.append(f"{where}（{name}）の region は文字列にしてください")
-            continue
-        if name in seen_names:
-            problems.append(f"都道府県名「{name}」が二度あります")
+        prefecture, code = read
+        if prefecture.name in seen_names:
+            problems.append(f"都道府県名「{prefecture.name}」が二度あります")
         if code in seen_codes:
-            problems.append(f"code「{code}」が二度あります（{name}）")
-        seen_names.add(name)
+            problems.append(f"code「{code}」が二度あります（{prefecture.name}）")
+        seen_names.add(prefecture.name)
         seen_codes.add(code)
-        roster.append(Prefecture(name, code.strip(), region.strip()))
+        roster.append(prefecture)
     regions = data.get("regions")
     if regions is not None:
         roster = _apply_regions(roster, regions, problems)
     return roster
+
+
+def _read_prefecture(index: int, entry: Any, problems: list[str]) -> tuple[Prefecture, str] | None:
+    """One [[prefectures]] entry, with its code as written (duplicates are told apart before stripping)."""
+    where = f"{index}番目の [[prefectures]]"
+    if not isinstance(entry, dict):
+        problems.append(f"{where} は表にしてください")
+        return None
+    for key in entry:
+        if key not in _PREF_KEYS:
+            problems.append(f"{where} に知らない項目「{key}」があります（使えるのは name、code、region）")
+    name = entry.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(f"{where} に name（都道府県名）がありません")
+        return None
+    name = name.strip()
+    if len(name) > _MAX_NAME or any(ch in name for ch in "『』\n"):
+        problems.append(
+            f"{where} の name「{name}」は{_MAX_NAME}文字以内で『』や改行を含まない名前にしてください"
+        )
+        return None
+    code = entry.get("code", f"{index:02d}")
+    if not isinstance(code, str) or not code.strip():
+        problems.append(f"{where}（{name}）の code は文字列にしてください")
+        return None
+    region = entry.get("region", "")
+    if not isinstance(region, str):
+        problems.append(f"{where}（{name}）の region は文字列にしてください")
+        return None
+    return Prefecture(name, code.strip(), region.strip()), code
 
 
 def _apply_regions(roster: list[Prefecture], regions: Any, problems: list[str]) -> list[Prefecture]:

@@ -75,7 +75,8 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         blocks += [line(f"{o.player}: {o.command} は範囲外のため無効") for o in refused]
         blocks.append(line("当たり: " + "、".join(winners) if winners else "予想はありませんでした"))
         new = replace(state, round=state.round + 1, scores=scores, last_target=target)
-        return new, report(*blocks, kind="resolution")
+        result = {"target": target, "winners": winners, "scores": scores}
+        return new, report(*blocks, kind="resolution", result=result)
 
     def players(self, state: GuessState) -> list[str] | None:
         return list(state.players) if state.players is not None else None

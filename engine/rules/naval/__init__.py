@@ -6,10 +6,14 @@
 | `hexgrid.py` | the hex map's geometry |
 | `state.py` | the state, the scenario TOML and its JSON form |
 | `resolve.py` | one period's resolution: the pure function of the rules |
+| `results.py` | what a period produces: 勝利 / 敗戦 / 無効 / 移動, `OrderResult`, `Resolution` |
+| `randoms.py` | a period's random numbers: drawn per island, handed out in order to battles |
+| `combat.py` | a battle's arithmetic: strengths, the page's threshold, who wins, the judgement in words |
 | `report.py` | the period's report and its JSON form |
 | `help.py` | HELP: the rules as the bot applies them |
 | `core.py` | the pure period function and the checks made when an order is posted |
 | `ruleset.py` | the game's face to the bot and the tools (`RULESET`) |
+| `verify.py` | a published period report checked against the revealed key |
 | `cases/` | case files: PRESTATE / ORDERS / RANDOMS / RESULTS / POSTSTATE |
 """
 

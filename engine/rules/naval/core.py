@@ -3,8 +3,9 @@
 Everything the periods machinery and the CLI call is here: `ID`, `NAME`, `HELP`, `initial_state`,
 `parse_order`, `check_order`, `resolve` (the pure period function), `resolve_period` (the same, with
 the structured result), `state_to_dict` / `state_from_dict`, and `adjudicate` for the offline GM
-preview (`threadgm adjudicate naval`). The rules live in `naval_resolve`, the state and scenario in
-`naval_state`, the geometry in `naval_hex`, the wording in `naval_report` and `naval_help`.
+preview (`threadgm adjudicate naval`). The rules live in `resolve.py` (with `results.py`, `randoms.py`
+and `combat.py`), the state and scenario in `state.py`, the geometry in `hexgrid.py`, the wording in
+`report.py` and `help.py`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from engine.rules.naval.orders import (
     RandomsFileError,
     parse_order,
 )
+from engine.rules.naval.randoms import RandomsShortError
 from engine.rules.naval.report import build_report, resolution_to_dict
-from engine.rules.naval.resolve import RandomsShortError, Resolution, resolve_period
+from engine.rules.naval.resolve import resolve_period
+from engine.rules.naval.results import Resolution
 from engine.rules.naval.state import (
     CARRIER,
     NavalState,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.report import Block, Line, Report, anchor, heading, line, section, strong, table
-from engine.rules.naval.resolve import LETTERS, LOSS, MOVED, VOID, WIN, OrderResult, Resolution
+from engine.rules.naval.results import LETTERS, LOSS, MOVED, VOID, WIN, OrderResult, Resolution
 from engine.rules.naval.state import state_to_dict
 
 

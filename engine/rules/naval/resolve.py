@@ -6,10 +6,11 @@ reason. The random numbers of an island are drawn once per period, A, B, C, ... 
 `naval/{island}`, and handed out in order to the battles that island's orders start and that are
 decided by a random number; an invalid battle, a transport sunk and a forced defeat take none.
 
-What the page leaves open is decided here and stated in the ruleset's help (naval_help):
-one order per unit per period, the first one posted; the equal-strength numbers (attacker wins on
-51–100, loses on 1–50); a ＜インターセプト＞ acting only on a fighter operation posted before it; a
-fighter's route as the straight hex line from its base; evacuation quotas counted at take-off.
+What the page leaves open is decided here and stated in the ruleset's help (`help.py`): one order
+per unit per period, the first one posted; a ＜インターセプト＞ acting only on a fighter operation posted
+before it; a fighter's route as the straight hex line from its base; evacuation quotas counted at
+take-off. The result words and types are `results.py`'s, the drawing and handing out of the random
+numbers `randoms.py`'s, the battle arithmetic (with the equal-strength numbers) `combat.py`'s.
 """
 
 from __future__ import annotations
@@ -18,10 +19,22 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.rng import DiceError, RandomSource
+from engine.rng import RandomSource
 from engine.rules.naval import hexgrid as naval_hex
+from engine.rules.naval.combat import attacker_wins, judgement, strength, threshold
 from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.orders import NavalOrder, NavalOrderError, ParsedOrder
+from engine.rules.naval.randoms import PeriodRandoms, RandomsShortError
+from engine.rules.naval.results import (
+    LETTERS,
+    LOSS,
+    MOVED,
+    VOID,
+    WIN,
+    OrderResult,
+    RandomUse,
+    Resolution,
+)
 from engine.rules.naval.state import (
     CARRIER,
     CATEGORY_NAMES,
@@ -37,96 +50,9 @@ from engine.rules.naval.state import (
     unit_key,
 )
 
-WIN = "勝利"
-LOSS = "敗戦"
-VOID = "無効"
-MOVED = "移動"
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-EQUAL_ATTACKER_WINS_FROM = 51  # equal strength: 51–100 the attacker wins, 1–50 (50 included) it loses
-
 TARGET_GONE = "攻撃対象が存在せず無効"
 INTERCEPT_TARGET_GONE = "迎撃対象が存在せず無効"
 INTERCEPTED = "＜インターセプト＞により無効"
-
-
-class RandomsShortError(ValueError):
-    """Recorded random numbers (a GM preview's RANDOMS.txt) ran out before the option's count."""
-
-
-@dataclass(frozen=True)
-class RandomUse:
-    island: str
-    letter: str
-    value: int
-
-
-@dataclass
-class OrderResult:
-    """The outcome of one order. `strengths` are (acting unit, opponent); `work` shows the judgement."""
-
-    index: int
-    island: str | None
-    kind: str | None
-    order: str
-    result: str
-    random: RandomUse | None = None
-    winner: str | None = None
-    loser: str | None = None
-    reason: str = ""
-    forced: str | None = None
-    strengths: tuple[int, int] | None = None
-    threshold: int | None = None
-    work: str = ""
-    post: int | None = None
-
-
-@dataclass
-class Resolution:
-    """Everything one period produced: the next state, the numbers drawn, one result per order, and
-    what happened besides the orders (carriers lost with their fighters, evacuations expired)."""
-
-    period: int
-    state: NavalState
-    randoms: dict[str, list[int]]
-    results: list[OrderResult]
-    events: list[str] = field(default_factory=list)
-
-
-def threshold(difference: int) -> int:
-    """The page's number: floor(100 / (difference + 2))."""
-    return 100 // (difference + 2)
-
-
-def attacker_wins(attacker: int, defender: int, value: int) -> bool:
-    """Whether the side that gave the order wins with this random number (1–100)."""
-    if attacker == defender:
-        return value >= EQUAL_ATTACKER_WINS_FROM
-    stronger_wins = value >= threshold(abs(attacker - defender))
-    return stronger_wins == (attacker > defender)
-
-
-def judgement(attacker: int, defender: int, value: int) -> str:
-    """The judgement in words, as the page computes it."""
-    if attacker == defender:
-        won = value >= EQUAL_ATTACKER_WINS_FROM
-        verdict = "51以上で攻撃側勝利" if won else "50以下で攻撃側敗戦"
-        return f"交戦力同値{attacker}対{defender}、乱数{value}は{verdict}"
-    difference = abs(attacker - defender)
-    limit = threshold(difference)
-    stronger = value >= limit
-    side = "交戦力の高い側" if stronger else "交戦力の低い側"
-    relation = "≧" if stronger else "＜"
-    return (
-        f"交戦力{attacker}対{defender}、基準値100÷{difference + 2}={limit}、"
-        f"乱数{value}{relation}{limit}で{side}が勝利"
-    )
-
-
-def strength(unit: Unit, opponent: Unit) -> int:
-    """Anti-air against a fighter, anti-ship against a ship or carrier; a transport has none."""
-    if unit.category == TRANSPORT:
-        return 0
-    return unit.anti_air if opponent.category == FIGHTER else unit.anti_ship
 
 
 @dataclass
@@ -160,8 +86,7 @@ class _Period:
         self.state = clone(state)
         self.period = state.period
         self.options = state.options
-        self.randoms = self._draw_all(source)
-        self.used: dict[str, int] = defaultdict(int)
+        self.randoms = PeriodRandoms(self.state.islands, self.options.randoms_per_island, source)
         self.removed: dict[str, int] = {}
         self.voided: dict[int, str] = {}
         self.operations: dict[str, _Operation] = {}
@@ -183,20 +108,6 @@ class _Period:
         self._index_orders()
 
     # --- setup ------------------------------------------------------------------------------------
-
-    def _draw_all(self, source: RandomSource) -> dict[str, list[int]]:
-        count = self.options.randoms_per_island
-        drawn: dict[str, list[int]] = {}
-        for island in self.state.islands:
-            values: list[int] = []
-            try:
-                dice = source.stream(f"naval/{island}")
-                for _ in range(count):
-                    values.append(dice.roll(100))
-            except DiceError:
-                pass  # recorded numbers are shorter; only a battle that needs a missing one is an error
-            drawn[island] = values
-        return drawn
 
     def _canonical(self, unit_id: str | None) -> str | None:
         """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01`."""
@@ -235,7 +146,7 @@ class _Period:
         results = [self._resolve(entry) for entry in self.entries]
         self._expire_evacuations()
         self.state.period = self.period + 1
-        return Resolution(self.period, self.state, self.randoms, results, self.events)
+        return Resolution(self.period, self.state, self.randoms.drawn, results, self.events)
 
     def _resolve(self, entry: _Entry) -> OrderResult:
         order = entry.order
@@ -367,7 +278,7 @@ class _Period:
 
     def _judged(self, entry: _Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
         assert entry.island is not None
-        drawn = self._draw(entry.island)
+        drawn = self.randoms.take(entry.island)
         if isinstance(drawn, str):
             result.reason = drawn
             return result
@@ -586,20 +497,7 @@ class _Period:
             return f"{host}島が{fighter.island}島の退避を許可していないため{base}には退避できません"
         return host, base_hex
 
-    # --- random numbers and removal -------------------------------------------------------------------
-
-    def _draw(self, island: str) -> RandomUse | str:
-        count = self.options.randoms_per_island
-        k = self.used[island]
-        if k >= count:
-            return f"乱数不足で無効（{island}島の乱数は{LETTERS[count - 1]}までで、この戦闘に割り当てる乱数がない）"
-        numbers = self.randoms.get(island, [])
-        if k >= len(numbers):
-            raise RandomsShortError(
-                f"{island}島の乱数が足りません：乱数{LETTERS[k]}が必要ですが{len(numbers)}個しか与えられていません"
-            )
-        self.used[island] = k + 1
-        return RandomUse(island, LETTERS[k], numbers[k])
+    # --- removal ----------------------------------------------------------------------------------
 
     def _remove(self, unit_id: str, index: int) -> None:
         unit = self.state.units.pop(unit_id)
@@ -650,3 +548,23 @@ class _Period:
 
 def _fmt(hex_: Hex | None) -> str:
     return "(?)" if hex_ is None else f"({hex_[0]},{hex_[1]})"
+
+
+# The results, the random numbers and the battle arithmetic were defined here first; callers still
+# import them from here.
+__all__ = [
+    "LETTERS",
+    "LOSS",
+    "MOVED",
+    "VOID",
+    "WIN",
+    "OrderResult",
+    "RandomUse",
+    "RandomsShortError",
+    "Resolution",
+    "attacker_wins",
+    "judgement",
+    "resolve_period",
+    "strength",
+    "threshold",
+]

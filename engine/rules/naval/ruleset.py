@@ -8,7 +8,8 @@
   a key of its own, so the machinery's "the last one with the same key wins" never drops an order; the
   core voids a unit's later orders and says so in the report. A player rewrites orders with 取消.
 - Units without orders hold (no order is assumed for an island that sent none).
-- `verify_report` recomputes, from a period's published key, the random numbers its report published.
+- `verify_report` (`verify.py`) recomputes, from a period's published key, the random numbers its report
+  published.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import regex
 
 from engine.report import Block, Report, heading, line, report, section, table
-from engine.rng import RandomSource, SeededDice
+from engine.rng import RandomSource
 from engine.rules.naval import core as naval
 from engine.rules.naval.orders import (
     NavalOrder,
@@ -31,7 +32,6 @@ from engine.rules.naval.orders import (
     parse_orders_file,
     parse_randoms_file,
 )
-from engine.rules.naval.resolve import LETTERS, attacker_wins
 from engine.rules.naval.state import (
     CATEGORY_NAMES,
     FIGHTER,
@@ -43,9 +43,8 @@ from engine.rules.naval.state import (
     unit_island,
     unit_key,
 )
+from engine.rules.naval.verify import PURPOSE, verify_report
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
-
-PURPOSE = "naval/{island}"  # the stream of an island's random numbers under the period key (the core's)
 
 _ADAPTER_HELP = """
 ■このスレッドでの命令の受け付け
@@ -165,95 +164,6 @@ def _set_island(state: NavalState, code_text: str, field: str, raw: Any) -> Nava
     new = clone(state)
     new.islands[code].permits_evacuation = list(dict.fromkeys(guests))
     return new
-
-
-# --- the published random numbers ----------------------------------------------------------------
-
-_RANDOMS_HEADING = "【乱数】"
-_RANDOM_USE = regex.compile(
-    r"(\d+)\.(?:[A-Z][A-Z0-9]*:)?＜(?:攻撃|インターセプト)＞([A-Z0-9-]+)、\S*"
-    r" → \[([A-Z][A-Z0-9]*)\]の乱数([A-Z])（(.*)） → (.+)$"
-)
-_WORK = regex.compile(r"^交戦力(?:同値)?(\d+)対(\d+)、.*?乱数(\d+)")
-
-
-def _published_randoms(lines: Sequence[str]) -> tuple[list[str], dict[str, list[str]]] | None:
-    """The 【乱数】 table: its letters and each island's cells as posted."""
-    try:
-        start = [text.strip() for text in lines].index(_RANDOMS_HEADING)
-    except ValueError:
-        return None
-    if start + 1 >= len(lines):
-        return None
-    header = lines[start + 1].split()
-    if not header or header[0] != "島":
-        return None
-    rows: dict[str, list[str]] = {}
-    for text in lines[start + 2 :]:
-        cells = text.split()
-        if not cells or text.startswith("【"):
-            break
-        rows[cells[0]] = cells[1:]
-    return header[1:], rows
-
-
-def verify_report(lines: Sequence[str], key: bytes) -> list[str]:
-    """What a period's published report shows that its key does not give (Japanese, one per problem):
-    every island's random numbers against the faces of `naval/ISLAND` under the key; every battle's
-    number against its island's letter, the letters handed out A, B, C, ... in order, and the verdict
-    against the strengths and the number."""
-    published = _published_randoms(lines)
-    if published is None:
-        return ["乱数の表（【乱数】）が見つかりません"]
-    letters, rows = published
-    problems: list[str] = []
-    if list(letters) != list(LETTERS[: len(letters)]) or not letters:
-        return [f"乱数の表の見出し「{' '.join(letters)}」が A、B、C… の順になっていません"]
-    faces: dict[str, list[int]] = {}
-    for island, cells in rows.items():
-        dice = SeededDice(key, PURPOSE.format(island=island))
-        faces[island] = [dice.roll(100) for _ in letters]
-        if len(cells) != len(letters):
-            problems.append(f"[{island}]の乱数が{len(cells)}個です（{len(letters)}個のはず）")
-        for letter, cell, face in zip(letters, cells, faces[island], strict=False):
-            if cell != str(face):
-                problems.append(
-                    f"[{island}]の乱数{letter}が再計算と一致しません（投稿: {cell} ／ 再計算: {face}）"
-                )
-    handed: dict[str, int] = {}
-    for text in lines:
-        match = _RANDOM_USE.search(text)
-        if match is None:
-            continue
-        number, unit, island, letter, work, outcome = match.groups()
-        where = f"{number}番目の命令"
-        if island not in faces:
-            problems.append(f"{where}が使った[{island}]の乱数は乱数の表にありません")
-            continue
-        expected_letter = LETTERS[handed.get(island, 0)]
-        handed[island] = handed.get(island, 0) + 1
-        if letter != expected_letter:
-            problems.append(
-                f"{where}に[{island}]の乱数{letter}が使われています（順番では乱数{expected_letter}）"
-            )
-        index = LETTERS.index(letter)
-        judged = _WORK.match(work)
-        if index >= len(faces[island]) or judged is None:
-            problems.append(f"{where}の乱数の使い方が読めません")
-            continue
-        mine, theirs, value = (int(group) for group in judged.groups())
-        if value != faces[island][index]:
-            problems.append(
-                f"{where}の[{island}]の乱数{letter}が再計算と一致しません（投稿: {value} ／ 再計算: {faces[island][index]}）"
-            )
-        won = outcome.startswith(f"{unit}勝利")
-        if not won and not outcome.startswith(f"{unit}敗戦"):
-            problems.append(f"{where}の結果「{outcome}」が読めません")
-        elif won != attacker_wins(mine, theirs, faces[island][index]):
-            problems.append(
-                f"{where}の勝敗が交戦力{mine}対{theirs}と乱数{faces[island][index]}の判定と一致しません"
-            )
-    return problems
 
 
 # --- the ruleset ---------------------------------------------------------------------------------

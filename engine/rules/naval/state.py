@@ -351,11 +351,39 @@ def _units(entries: object, state: NavalState, errors: list[str]) -> dict[str, U
 def _unit(
     entry: object, number: int, state: NavalState, units: dict[str, Unit], errors: list[str]
 ) -> tuple[Unit, object] | None:
+    """One [[units]] entry and, for a fighter, its base as written (checked once every unit is known)."""
     where = f"[[units]] {number}番目"
     if not isinstance(entry, dict):
         errors.append(f"{where} は表にしてください")
         return None
     _unknown_keys(entry, _UNIT_KEYS, where, errors)
+    unit_id = _unit_id(entry, where, state, units, errors)
+    if unit_id is None:
+        return None
+    where = f"ユニット {unit_id}"
+    island, kind = unit_island(unit_id), unit_kind(unit_id)
+    category = state.kinds[kind]
+    strengths = _strengths(entry, category, where, errors)
+    if strengths is None:
+        return None
+    unit = Unit(unit_id, island, kind, category, *strengths)
+    if category == FIGHTER:
+        if "hex" in entry:
+            errors.append(f"{where} は戦闘機なので hex ではなく base（配属基地）を書いてください")
+        return unit, entry.get("base")
+    if "base" in entry:
+        errors.append(f"{where} は{CATEGORY_NAMES[category]}なので base ではなく hex を書いてください")
+    hex_ = _hex(entry.get("hex"), state, where, errors)
+    if hex_ is None:
+        return None
+    unit.hex = hex_
+    return unit, None
+
+
+def _unit_id(
+    entry: dict[str, Any], where: str, state: NavalState, units: dict[str, Unit], errors: list[str]
+) -> str | None:
+    """The entry's id, if it is well formed, new, and names a known island and kind."""
     unit_id = entry.get("id")
     if not isinstance(unit_id, str) or not _UNIT_ID.fullmatch(unit_id):
         errors.append(f"{where} の id「{unit_id}」は 島-種別-部隊-番号 の形にしてください（例：ABC-DD-A-01）")
@@ -374,30 +402,23 @@ def _unit(
     if kind not in state.kinds:
         errors.append(f"{where} の種別 {kind} が [kinds] にありません")
         return None
-    category = state.kinds[kind]
+    return unit_id
+
+
+def _strengths(entry: dict[str, Any], category: str, where: str, errors: list[str]) -> tuple[int, int] | None:
+    """(anti-air, anti-ship); a transport's are 0 whatever is written."""
     anti_air = _strength(entry, "anti_air", where, errors)
     anti_ship = _strength(entry, "anti_ship", where, errors)
     if category == TRANSPORT:
         if anti_air or anti_ship:
             errors.append(f"{where} は輸送ユニットなので戦力は0です（anti_air・anti_ship は書かないか0に）")
-        anti_air = anti_ship = 0
-    elif anti_air is None or anti_ship is None:
+        return 0, 0
+    if anti_air is None or anti_ship is None:
         absent = [name for name in ("anti_air", "anti_ship") if not _has_key(entry, name)]
         if absent:
             errors.append(f"{where} に {'・'.join(absent)}（対空・対艦戦力）を書いてください")
         return None
-    unit = Unit(unit_id, island, kind, category, anti_air, anti_ship)
-    if category == FIGHTER:
-        if "hex" in entry:
-            errors.append(f"{where} は戦闘機なので hex ではなく base（配属基地）を書いてください")
-        return unit, entry.get("base")
-    if "base" in entry:
-        errors.append(f"{where} は{CATEGORY_NAMES[category]}なので base ではなく hex を書いてください")
-    hex_ = _hex(entry.get("hex"), state, where, errors)
-    if hex_ is None:
-        return None
-    unit.hex = hex_
-    return unit, None
+    return anti_air, anti_ship
 
 
 def _copy_unit(unit: Unit) -> Unit:

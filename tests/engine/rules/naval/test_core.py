@@ -13,8 +13,8 @@ from engine import tools
 from engine.report import Anchor, Line, Report, Section, Table
 from engine.rng import SeededSource
 from engine.rules import naval
+from engine.rules.naval.combat import attacker_wins, threshold
 from engine.rules.naval.orders import NavalOrder, NavalOrderError, parse_orders_file
-from engine.rules.naval.resolve import attacker_wins, threshold
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "naval"
 SEED_ORDERS = (FIXTURES / "seed002_orders.txt").read_text(encoding="utf-8")
@@ -192,7 +192,9 @@ def test_adjudicate_gives_the_report_and_the_same_result_as_data() -> None:
     scenario = (FIXTURES / "seed002.toml").read_text(encoding="utf-8")
     start = tools.starting_state(naval.RULESET, scenario, None)
     result = tools.adjudicate(naval.RULESET, start, SEED_ORDERS, randoms_text=EXAMPLE1)
-    direct = naval.resolve_period(start, parse_orders_file(SEED_ORDERS), naval.RULESET.recorded_source(start, EXAMPLE1))
+    direct = naval.resolve_period(
+        start, parse_orders_file(SEED_ORDERS), naval.RULESET.recorded_source(start, EXAMPLE1)
+    )
     assert result.data == naval.resolution_to_dict(direct)
     assert [item["line"] for item in result.data["orders"]] == [
         text for text in result.report.plain.splitlines() if text[:1].isdigit() and "." in text[:3]
