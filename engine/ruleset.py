@@ -178,10 +178,16 @@ class Ruleset(Generic[S, C]):
         """`threadgm simulate`: whole games played by themselves (None: this game cannot play itself)."""
         return None
 
-    def verify_period(self, lines: Sequence[str], key: bytes) -> list[str] | None:
-        """Recompute from a period's key what its report published: the problems found (Japanese), or
-        None when the game cannot recompute its reports (only the keys are checked then)."""
+    def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
+        """A period report as posted, read back into the structured result `verify_period` checks
+        (the form of the resolution's `Report.meta["result"]`). Default: None — the game's reports
+        cannot be recomputed, and `verify` checks only the period keys."""
         return None
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        """Recompute from a period's key what its structured result says: the problems (Japanese,
+        empty when all match). Called only for games whose `read_period` reads their reports."""
+        return []
 
 
 class ClockedRuleset(Ruleset[S, C]):

@@ -11,8 +11,8 @@ recomputed with its key and checked against the hash its answer showed.
 Games with periods add the opening (`【NAME 開始】` with `ピリオド1 … 鍵のハッシュ(SHA-256): HEX`) and a
 report per period (`【ピリオドn 更新】` … `鍵 ピリオドn: HEX`, then `次 ピリオドn+1 … 鍵のハッシュ(SHA-256):
 HEX`), possibly split over several posts. Every period key is checked against the hash published
-before it, and the ruleset named by the opening recomputes from the key what its report published
-(`Ruleset.verify_period`).
+before it, and the ruleset named by the opening reads each report back into its structured result
+(`Ruleset.read_period`) and recomputes that from the key (`Ruleset.verify_period`).
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def verify_thread(
 ) -> Verification:
     """Check every roll of the bot in `posts`; `render` shows a Report as the board shows it.
     `rules` gives the ruleset of a game with periods from its opening's NAME (None: unknown), whose
-    `verify_report` recomputes each period's report."""
+    `read_period` and `verify_period` recompute each period's report."""
     bot = tuple(trips) if trips else _bot_trips(posts)
     result = Verification(bot_trips=bot)
     if not bot:
@@ -367,9 +367,11 @@ def _check_periods(
             result.notes.append(f"{label} の更新に鍵が見つかりません")
             continue
         _check_period_key(report, label, parts, result)
-        found = ruleset.verify_period(report.lines, report.key) if ruleset is not None else None
-        if found is None:
+        result_read = ruleset.read_period(report.lines) if ruleset is not None else None
+        if result_read is None:
             continue
+        assert ruleset is not None
+        found = ruleset.verify_period(report.key, result_read)
         recomputed = True
         result.periods_checked += 1
         if found:

@@ -62,9 +62,12 @@ class CoinRuleset(ClockedRuleset):
         new = {"scores": scores, "flips": state["flips"] + 1}
         return new, report(heading("コイン"), line(f"コイン: {face}"), kind="resolution", result={"face": face})
 
-    def verify_period(self, lines, key):
+    def read_period(self, lines):
+        return {"face": next((text[5:] for text in lines if text.startswith("コイン: ")), None)}
+
+    def verify_period(self, key, result):
         face = FACES[SeededDice(key, "coin").roll(2) - 1]
-        return [] if f"コイン: {face}" in lines else [f"コイン: {face} がありません"]
+        return [] if result["face"] == face else [f"コイン: {face} のはずが {result['face']}"]
 
 
 RULESET = CoinRuleset()

@@ -1,5 +1,5 @@
 """`verify_thread` on games with periods: every period key against the hash published before it, and
-each period report recomputed by its ruleset's `verify_report`, whatever posts the board split it into."""
+each period report read back and recomputed by its ruleset (`read_period`, `verify_period`), whatever posts the board split it into."""
 
 from __future__ import annotations
 
@@ -35,10 +35,13 @@ class Rules:
     def __init__(self) -> None:
         self.seen: list[list[str]] = []
 
-    def verify_period(self, lines: list[str], key: bytes) -> list[str]:
+    def read_period(self, lines: list[str]) -> dict:
         self.seen.append(lines)
-        wanted = f"数: {SeededDice(key, 'test/number').roll(100)}"
-        return [] if wanted in lines else [f"{wanted} がありません"]
+        return {"numbers": [int(text[3:]) for text in lines if text.startswith("数: ")]}
+
+    def verify_period(self, key: bytes, result: dict) -> list[str]:
+        wanted = SeededDice(key, "test/number").roll(100)
+        return [] if wanted in result["numbers"] else [f"数: {wanted} がありません"]
 
 
 def resolution(period: int, *, number: int | None = None, redo: bool = False, padding: int = 0) -> Report:

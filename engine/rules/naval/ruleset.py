@@ -8,7 +8,7 @@
   a key of its own, so the machinery's "the last one with the same key wins" never drops an order; the
   core voids a unit's later orders and says so in the report. A player rewrites orders with 取消.
 - Units without orders hold (no order is assumed for an island that sent none).
-- `verify_report` (`verify.py`) recomputes, from a period's published key, the random numbers its report
+- `verify_period` (`verify.py`) recomputes, from a period's key, the random numbers its result
   published.
 """
 
@@ -24,6 +24,7 @@ import regex
 from engine.report import Block, Report, heading, line, report, section, table
 from engine.rng import RandomSource
 from engine.rules.naval import core as naval
+from engine.rules.naval import verify
 from engine.rules.naval.orders import (
     NavalOrder,
     NavalOrderError,
@@ -302,8 +303,11 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
             )
         return report(*blocks, kind="status")
 
-    def verify_period(self, lines: Sequence[str], key: bytes) -> list[str] | None:
-        return verify_report(lines, key)
+    def read_period(self, lines: Sequence[str]) -> dict[str, Any]:
+        return verify.read_period(lines)
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        return verify.verify_period(key, result)
 
 
 RULESET = NavalRuleset()

@@ -5,6 +5,7 @@ of a published report from its key."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import tomllib
@@ -323,7 +324,7 @@ def test_resolve_publishes_every_islands_numbers_from_the_naval_streams(state) -
 def test_a_published_report_recomputes_clean(state) -> None:
     _, lines = played(state)
     assert verify_report(lines, KEY) == []
-    assert RULESET.verify_period(lines, KEY) == []
+    assert RULESET.verify_period(KEY, RULESET.read_period(lines)) == []
     assert verify_report(lines, bytes(32)) != []  # another key gives other numbers
 
 
@@ -382,3 +383,19 @@ def test_an_order_without_a_post_has_no_anchor(state) -> None:
     _, result = RULESET.resolve(state, [replace(posted, post=0)], SeededSource(KEY))
     battle = next(text for text in result.plain.split("\n") if "＜攻撃＞ABC-DD-A-01" in text)
     assert battle.startswith("1.ABC:＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02 → [ABC]の乱数A")  # no anchor for post 0
+
+
+def test_the_structured_result_is_recomputed_without_any_text(state) -> None:
+    orders = [order("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02", post=3), order("＜攻撃＞XYZ-DD-X-02、ABC-DD-A-01", post=4)]
+    _, outcome = RULESET.resolve(state, orders, SeededSource(KEY))
+    result = outcome.meta["result"]
+    assert RULESET.verify_period(KEY, result) == []
+    assert RULESET.read_period(outcome.plain.split("\n"))["randoms"] == result["randoms"]
+    forged = copy.deepcopy(result)
+    island, values = next(iter(forged["randoms"].items()))
+    values["A"] = values["A"] % 100 + 1
+    assert any(f"[{island}]の乱数A" in problem for problem in RULESET.verify_period(KEY, forged))
+    flipped = copy.deepcopy(result)
+    battle = next(item for item in flipped["orders"] if item["random"] is not None)
+    battle["result"] = "敗戦" if battle["result"] == "勝利" else "勝利"
+    assert any("の判定と一致しません" in problem for problem in RULESET.verify_period(KEY, flipped))
