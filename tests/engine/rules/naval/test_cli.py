@@ -207,3 +207,30 @@ def test_unknown_ruleset_is_refused() -> None:
     )
     assert result.exit_code == 2
     assert "naval" in result.output
+
+
+def test_a_gm_previews_an_evacuation_across_two_periods(tmp_path: Path) -> None:
+    """Period 1 sinks a carrier (its fighters are stranded); period 2, started from the saved state,
+    evacuates half of them — the same `resolve` the bot runs, carried by --save-state / --state."""
+    first, second, state = tmp_path / "P1.txt", tmp_path / "P2.txt", tmp_path / "state.json"
+    first.write_text("XYZ:＜攻撃＞XYZ-DD-X-01、ABC-CV-A-01\n", encoding="utf-8")
+    second.write_text(
+        "ABC:＜移動＞ABC-F-A-01、ABC-CV-A-02\nABC:＜移動＞ABC-F-A-02、DEF\nABC:＜移動＞ABC-F-A-03、ABC-CV-A-02\n",
+        encoding="utf-8",
+    )
+    randoms = tmp_path / "RANDOMS.txt"
+    randoms.write_text("XYZ: 12\n", encoding="utf-8")
+    scenario = str(FIXTURES / "evacuation.toml")
+    sunk = adjudicate(
+        "--scenario", scenario, "--orders", str(first), "--randoms", str(randoms), "--save-state", str(state)
+    )
+    assert sunk.exit_code == 0, sunk.output
+    assert "空母ABC-CV-A-01喪失" in sunk.output and json.loads(state.read_text("utf-8"))["evacuations"]
+    evacuated = adjudicate("--state", str(state), "--orders", str(second), "--format", "json")
+    assert evacuated.exit_code == 0, evacuated.output
+    data = json.loads(evacuated.output)
+    assert [item["result"] for item in data["orders"]] == ["移動", "移動", "無効"]
+    assert "半数の2機まで" in data["orders"][2]["reason"]
+    bases = {unit["id"]: unit["base"] for unit in data["state"]["units"]}
+    assert bases["ABC-F-A-01"] == "ABC-CV-A-02" and bases["ABC-F-A-02"] == "DEF"
+    assert "ABC-F-A-03" not in bases  # not evacuated: lost at the end of the period
