@@ -15,7 +15,7 @@ from engine.referee.game import Game
 from engine.referee.ledger import ResolutionRow
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
-from engine.ruleset import ClockedRuleset, Order
+from engine.ruleset import ClockedRuleset, Order, OrderText
 from engine.schedule import describe
 
 log = logging.getLogger("threadgm")
@@ -100,7 +100,7 @@ def _orders_of(game: Game, period: int) -> list[Order]:
     orders = []
     for row in rows:
         parsed = game.ruleset.parse_line(row.canonical)
-        if parsed is None or not hasattr(parsed, "command"):
+        if not isinstance(parsed, OrderText):
             log.error("%s: stored order %r no longer parses; left out", game.id, row.canonical)
             continue
         orders.append(Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical))
