@@ -95,6 +95,16 @@ class LocalBoard:
             time.sleep(step)
         return time.monotonic() - start
 
+    def reads(self) -> int:
+        """How many times the thread has been read (dat or rawmode), by anyone."""
+        return self.script.count("GET", "/test/dat/") + self.script.count("GET", "/bbs/rawmode.cgi/")
+
+    def wait_polls(self, count: int = 3, timeout: float = 60.0) -> None:
+        """Wait until the thread has been read `count` more times: what a bot would still do, it has
+        done by then (an event to wait for, not a time to sleep)."""
+        start = self.reads()
+        self.wait_for(lambda: self.reads() >= start + count, timeout=timeout)
+
     def close(self) -> None:
         self.server.close()
 

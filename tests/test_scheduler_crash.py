@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -31,6 +30,16 @@ def start_bot(config: Path, log: Path) -> subprocess.Popen:
         stdout=log.open("a"),
         stderr=subprocess.STDOUT,
     )
+
+
+def finish(bot: subprocess.Popen) -> None:
+    """Stop the bot as a service manager would — SIGTERM, then SIGKILL if it does not go: never leak it."""
+    bot.send_signal(signal.SIGTERM)
+    try:
+        bot.wait(15)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        bot.wait()
 
 
 def form_of(request) -> dict[str, str]:
@@ -77,10 +86,9 @@ def test_sigkill_leaves_exactly_one_answer_with_the_same_numbers(
         bot = start_bot(config, log)
         # a post unconfirmed at the crash is judged lost only LANDING_TIME after it left
         board.wait_for(lambda: board.replies_to(number), timeout=LANDING_TIME.total_seconds() + 25)
-        time.sleep(2)  # several more polls
+        board.wait_polls(3)  # several more polls: nothing is sent twice
     finally:
-        bot.send_signal(signal.SIGTERM)
-        bot.wait(15)
+        finish(bot)
 
     replies = board.replies_to(number)
     assert len(replies) == 1, replies

@@ -1,4 +1,4 @@
-"""The whole bot on the local board, in both dialects: one answer per command post, on time."""
+"""The whole bot on the local board, in both dialects: one answer per command post, and nothing twice."""
 
 from __future__ import annotations
 
@@ -36,11 +36,10 @@ def test_a_dice_post_gets_exactly_one_reply_within_the_poll_interval(
         board.wait_for(lambda: any(p.trip == BOT_TRIP for p in board.posts()))  # the commitment post
         numbers = []
         for message in ("dice2d47=", "全角でも　ｄｉｃｅ３ｄ６＝", "1D100<=50 判定\ndice10d9999="):
-            posted = time.monotonic()
             numbers.append(board.post(message, dialect=dialect))
-            waited = board.wait_for(lambda: board.replies_to(numbers[-1]), timeout=POLL + 5)
-            assert time.monotonic() - posted <= POLL + 2, f"answered after {waited:.2f}s"
-        time.sleep(3 * POLL)  # more polls: nothing is answered twice
+            # How fast is `python -m bench pipeline`'s to say; here only that the answer comes.
+            board.wait_for(lambda: board.replies_to(numbers[-1]), timeout=60)
+        board.wait_polls(3)  # more polls: nothing is answered twice
     finally:
         runner.stop()
 
@@ -70,7 +69,7 @@ def test_the_bot_never_answers_itself_nor_posts_from_before_it_joined(
         impostor = board.post("dice1d6=", name=BOT_NAME)  # the bot's own name and trip: its own post
         late = board.post("dice1d6=")
         board.wait_for(lambda: board.replies_to(late))
-        time.sleep(1.5)
+        board.wait_polls(3)
     finally:
         runner.stop()
     assert board.replies_to(early) == [] and board.replies_to(impostor) == []
@@ -91,7 +90,7 @@ def test_a_restart_answers_what_came_while_the_bot_was_down_once(board: LocalBoa
     again.start()
     try:
         board.wait_for(lambda: board.replies_to(missed))
-        time.sleep(1.5)
+        board.wait_polls(3)
     finally:
         again.stop()
     assert len(board.replies_to(missed)) == 1

@@ -68,7 +68,14 @@ def test_threadgm_board_serves_both_dialects_until_interrupted(tmp_path: Path) -
         "--samba",
         "0",
     ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # A runner that ignores SIGINT passes that on to its children; the board must hear it all the same.
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -85,7 +92,20 @@ def test_threadgm_board_serves_both_dialects_until_interrupted(tmp_path: Path) -
             "cp932"
         )
     finally:
-        process.send_signal(signal.SIGINT)
-        output, _ = process.communicate(timeout=10)
+        output = stop(process)
     assert process.returncode == 0, output
     assert f"http://127.0.0.1:{port}/demo/" in output and "掲示板を停止しました" in output
+
+
+def stop(process: subprocess.Popen) -> str:
+    """Ctrl-C, as a user stops the board; if that is not enough, terminate, then kill: never leak it."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.communicate(timeout=15)[0]
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        try:
+            return process.communicate(timeout=5)[0]
+        except subprocess.TimeoutExpired:
+            process.kill()
+            return process.communicate()[0]
