@@ -45,6 +45,15 @@ def test_a_full_configuration(tmp_path: Path) -> None:
     ]
 
 
+def test_gm_trips_may_be_written_with_the_diamond_as_the_readme_shows(tmp_path: Path) -> None:
+    text = (
+        "[[game]]\nid='a'\nrules='dice'\nthread='http://x/test/read.cgi/b/1700000000/'\n"
+        "gm_trips = ['◆SyRJNUqZWYMT', ' WokonZwxw2 ']\n"
+    )
+    _, (game,) = load_config(write(tmp_path, text))
+    assert game.gm_trips == ("SyRJNUqZWYMT", "WokonZwxw2")  # as the board's trip field holds them
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

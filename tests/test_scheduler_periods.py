@@ -269,6 +269,17 @@ def test_gm_set_and_status(game: Game) -> None:
     assert "アリス　5点" in gm_echo(game)
 
 
+def test_a_players_orders_count_although_the_post_also_holds_gm_looking_lines(game: Game) -> None:
+    game.tick()
+    game.clock.at("20:10:00")
+    number = game.post("停止\n＜予想＞40", name="アリス")  # not a GM: the 停止 is refused, the order taken
+    game.tick()
+    receipt = next(body for body in game.bot_posts() if body.startswith("【受付"))
+    assert f">>{number} ＜予想＞40" in receipt
+    assert any("GMのトリップではないため" in body for body in game.bot_posts())
+    assert [o.canonical for o in game.store.orders("guess", 1, ["accepted"])] == ["＜予想＞40"]
+
+
 def test_spoofed_gm_posts_are_refused_once_per_poster_per_period(game: Game) -> None:
     game.tick()
     game.clock.at("20:10:00")

@@ -124,6 +124,15 @@ def test_reminders_before_the_period_opened_are_dropped():
     assert [reminder.before for reminder in clock.reminders(1)] == [5 * M]
 
 
+def test_a_reminder_exactly_at_the_opening_is_not_sent():
+    # An hourly period with a reminder an hour before its deadline: that moment is the opening
+    # itself, when nobody could have sent orders yet. Half an hour before is a real reminder.
+    rule = {"interval": "1h", "anchor": "2026-11-29 21:00", "reminders": ["1h", "30m"]}
+    clock = PeriodClock(parse_schedule(rule), jst(2026, 11, 29, 20, 0))
+    assert [reminder.before for reminder in clock.reminders(2)] == [30 * M]
+    assert clock.opens(2) == jst(2026, 11, 29, 21) and clock.deadline(2) == jst(2026, 11, 29, 22)
+
+
 def test_next_event():
     clock = daily_clock()
     assert clock.next_event(1, jst(2026, 11, 29, 20)) == jst(2026, 11, 29, 20, 30)

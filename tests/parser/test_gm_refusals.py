@@ -99,6 +99,7 @@ def test_chat_is_not_a_command(line: str) -> None:
         ("無効 >>12, >>abc", "無効", "「>>abc」が読めません"),
         ("無効 >>12-", "無効", "「-」が読めません"),
         ("無効 >>14-12", "無効", "逆です"),
+        ("無効 >>13-12", "無効", "逆です"),  # reversed by one: still not the one post >>12
         ("無効 >>0", "無効", "1～"),
         ("無効 >>1-5000", "無効", f"{MAX_VOID_POSTS}レスまで"),
         ("!gm void", "!gm void", "アンカー"),

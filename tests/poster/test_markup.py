@@ -82,3 +82,12 @@ def test_an_answer_cut_by_a_post_boundary_says_what_it_continues() -> None:
     assert len(posts) == 2
     assert posts[0].startswith(">>1\n") and "\n\n>>2\n出目0" in posts[0]
     assert posts[1].startswith(">>2（続き）\n") and posts[1].endswith("出目29")
+
+
+def test_every_line_break_costs_four_characters_as_the_stored_br() -> None:
+    # ex0ch stores each newline as `<br>`: two 8-character lines are 8 + 4 + 8 = 20 characters.
+    limits = PostLimits(lines=10, chars=20, columns=100)
+    fits = report(line("a" * 8), line("b" * 8))
+    assert render_posts([fits], limits) == ["a" * 8 + "\n" + "b" * 8]
+    over = report(line("a" * 8), line("b" * 9))  # 21 as stored: one more than the limit
+    assert render_posts([over], limits) == ["a" * 8, "b" * 9]

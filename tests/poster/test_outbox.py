@@ -88,3 +88,27 @@ def test_a_lost_answer_is_looked_for_before_the_post_is_sent_again(store: Store)
         clock[0] += timedelta(seconds=5)
     outbox.reconcile(REF.id)
     assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 1 and len(writer.sent) == 2
+
+
+def test_a_retry_without_a_stated_wait_rests_a_minute(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("retry", "the board said to wait, but not how long"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    store.queue("a", REF.id, "dice", ">>5\ndice1d6=3 (3)", clock[0])
+    assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 0
+    (row,) = store.outbox(REF.id, ["pending"])
+    assert datetime.fromisoformat(row.not_before) - clock[0] == timedelta(seconds=60)
+    clock[0] += timedelta(seconds=59)
+    assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 0 and len(writer.sent) == 1
+    clock[0] += timedelta(seconds=1)
+    assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 1
+
+
+def test_a_landed_post_is_recognised_although_the_board_trimmed_its_line_ends() -> None:
+    from poster.outbox import comparable
+
+    # Boards drop the spaces at line ends and turn entities back: the same post must compare equal,
+    # or the outbox would take a landed post for a lost one and send it twice.
+    assert comparable(">>5 \ndice1d6=3 (3)  \n") == comparable(">>5\ndice1d6=3 (3)")
+    assert comparable("A &amp; B\r\nC") == "A & B\nC"
+    assert comparable(">>5\nx") != comparable(">>6\nx")

@@ -47,10 +47,15 @@ def problems(data: dict[str, Any]) -> str:
     return str(error.value)
 
 
-def test_every_fixture_scenario_loads() -> None:
-    for path in FIXTURES.glob("*.toml"):
-        state = load_scenario(path.read_text(encoding="utf-8"))
-        assert state.units and state.islands, path.name
+def test_every_fixture_scenario_loads_with_every_island_and_unit_it_lists() -> None:
+    paths = sorted(FIXTURES.glob("*.toml"))
+    assert len(paths) >= 6
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        listed = tomllib.loads(text)
+        state = load_scenario(text)
+        assert list(state.islands) == [island["code"] for island in listed["islands"]], path.name
+        assert list(state.units) == [unit["id"] for unit in listed["units"]], path.name
 
 
 def test_scenario_gives_categories_positions_and_defaults() -> None:
