@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench board clean
+.PHONY: demo test lint bench board mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
+# Mutation testing of the modules in [tool.mutmut] (not part of `make test`: it takes minutes).
+mutate: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[mutate]'
+	$(VENV)/bin/mutmut run || true
+	$(PY) -m tests.mutation_score
+
 board: $(STAMP)
 	$(VENV)/bin/threadgm board
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache mutants
