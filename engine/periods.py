@@ -36,6 +36,7 @@ class ReadOrder:
     status: str  # accepted | rejected
     reason: str = ""
     command: object = None
+    note: str = ""  # the ruleset's word on an accepted order, for the receipt
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,8 @@ def receipt(
             accepted.append(line(anchor(post), f" 取消: ピリオド{period_of[post]}の命令を取り消しました"))
         for order in reading.orders:
             if order.status == "accepted":
-                accepted.append(line(anchor(post), f" {order.canonical}{suffix}"))
+                note = f"（{order.note}）" if order.note else ""
+                accepted.append(line(anchor(post), f" {order.canonical}{suffix}{note}"))
             else:
                 rejected.append(line(anchor(post), f" {order.text} → {order.reason}"))
         if reading.ready:

@@ -123,6 +123,11 @@ class Ruleset(Generic[S, C]):
         """Why an order cannot be taken from its author now (for the receipt), or None. Default: None."""
         return None
 
+    def remark(self, state: S, order: Order, earlier: Sequence[Order]) -> str | None:
+        """A word for the receipt on an accepted order, given the accepted orders of the same period
+        written before it (e.g. it will not count if an earlier one is carried out). Default: none."""
+        return None
+
     def players(self, state: S) -> list[str] | None:
         """Who is expected to send orders (reminders, the missing-order policy, early close), or None
         when anyone may play. Default: None."""

@@ -356,3 +356,21 @@ def test_the_period_ends_early_when_every_islands_player_is_ready(tmp_path: Path
         assert any(body.startswith("【ピリオド1 更新】") for body in game.bot_posts())
     finally:
         game.close()
+
+
+def test_the_receipt_says_when_a_later_order_of_the_same_unit_will_not_count(tmp_path: Path) -> None:
+    game = Game(tmp_path)
+    try:
+        game.tick()
+        first = game.post("20:10:00", "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02", ALICE)
+        second = game.post("20:11:00", "＜移動＞ABC-DD-A-01、(4,3)\n＜移動＞ABC-CV-A-01、(8,4)", ALICE)
+        game.tick("20:12:00")
+        receipt = game.last()
+        assert f">>{first} ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02\n" in receipt + "\n"  # the first: no word
+        assert (
+            f">>{second} ＜移動＞ABC-DD-A-01、(4,3)（ABC-DD-A-01の先の命令が1回実行されれば、この命令は無効です）"
+            in receipt
+        )
+        assert f">>{second} ＜移動＞ABC-CV-A-01、(8,4)\n" in receipt + "\n"  # another unit: no word
+    finally:
+        game.close()

@@ -17,7 +17,7 @@ from engine.referee.gm import carry_out
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
 from engine.report import Block, Report, line, report
 from engine.rng import SeededSource, SplitSource
-from engine.ruleset import ImmediateRuleset, Order, Rejection
+from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import is_word
@@ -187,6 +187,7 @@ def take_orders(
         (post, replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders)), period)
         for post, reading, period in readings
     ]
+    remarked = []
     for post, reading, period in readings:
         if reading.cancelled:
             for order in game.book.orders(period, ["accepted"]):
@@ -195,6 +196,8 @@ def take_orders(
         if reading.ready:
             where = game.where(post, period)
             game.book.log("ready", {"player": post.author}, game.now, **where)
+        reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
+        remarked.append((post, reading, period))
         written = post.date.isoformat() if post.date else None
         game.book.save_orders(
             OrderRow(
@@ -218,10 +221,30 @@ def take_orders(
     current = game.current_period()
     clock = game.clock()
     deadline = clock.deadline(current) if clock else None
-    periods_of = {post.number: period for post, _, period in readings}
+    periods_of = {post.number: period for post, _, period in remarked}
     return periods.receipt(
-        periods_of, [(post.number, reading) for post, reading, _ in readings], current, deadline
+        periods_of, [(post.number, reading) for post, reading, _ in remarked], current, deadline
     )
+
+
+def _remarked(
+    game: Game, state: object, period: int, orders: tuple[periods.ReadOrder, ...]
+) -> tuple[periods.ReadOrder, ...]:
+    """The ruleset's word on each accepted order, given the accepted orders of its period before it."""
+    earlier = [
+        Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical)
+        for o in game.book.orders(period, ["accepted"])
+        if isinstance(parsed := game.ruleset.parse_line(o.canonical), OrderText)
+    ]
+    out = []
+    for order in orders:
+        if order.status == "accepted":
+            taken = Order(order.post, order.line, order.author, order.player, order.command, order.canonical)
+            note = game.ruleset.remark(state, taken, earlier)
+            order = replace(order, note=note) if note else order
+            earlier.append(taken)
+        out.append(order)
+    return tuple(out)
 
 
 def _checked(game: Game, state: object, order: periods.ReadOrder) -> periods.ReadOrder:

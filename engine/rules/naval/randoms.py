@@ -21,10 +21,16 @@ class PeriodRandoms:
     """Every island's numbers for the period (`drawn`, as the report publishes them) and how many of
     them each island's battles have taken so far."""
 
-    def __init__(self, islands: Iterable[str], count: int, source: RandomSource) -> None:
+    def __init__(self, islands: Iterable[str], count: int, source: RandomSource | None) -> None:
         self.count = count
-        self.drawn = {island: _draw(source, island, count) for island in islands}
+        self.drawn = {island: _draw(source, island, count) for island in islands} if source else {}
         self._used: dict[str, int] = defaultdict(int)
+
+    def fresh(self) -> PeriodRandoms:
+        """The same numbers with none handed out yet (the period resolved again)."""
+        again = PeriodRandoms((), self.count, None)
+        again.drawn = self.drawn
+        return again
 
     def take(self, island: str) -> RandomUse | str:
         """The island's next number, or why the battle gets none (the period's count is used up)."""

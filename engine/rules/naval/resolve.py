@@ -73,20 +73,45 @@ class _Operation:
     route: list[Hex]
     live: list[int] = field(default_factory=list)
     refused: dict[int, str] = field(default_factory=dict)
+    failed: list[int] = field(default_factory=list)  # reached the route, but could not act at their turn
 
 
 def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource) -> Resolution:
     """Resolve one period. `orders` are in posting order; rejections from the parser are kept so every
-    line gets a result. Raises RandomsShortError only when recorded numbers run out."""
-    return _Period(state, orders, source).run()
+    line gets a result. Raises RandomsShortError only when recorded numbers run out.
+
+    Whether a fighter is intercepted is known only when the ＜インターセプト＞ comes in the list: an
+    interceptor that cannot act by then (destroyed, or its carrier sunk in between) intercepts nothing,
+    and the attack it seemed to void stands after all, on its own letter. So the period is settled in
+    list order: resolved, and resolved again with the earliest such interception void, until none is
+    left (each pass voids one more, so there are at most as many passes as interceptions)."""
+    randoms = PeriodRandoms(state.islands, state.options.randoms_per_island, source)
+    failing: frozenset[int] = frozenset()
+    while True:
+        period = _Period(state, orders, randoms.fresh(), failing)
+        resolution = period.run()
+        unable = sorted(period.cannot_act - failing)
+        if not unable:
+            return resolution
+        failing |= {unable[0]}
 
 
 class _Period:
-    def __init__(self, state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource) -> None:
+    def __init__(
+        self,
+        state: NavalState,
+        orders: Sequence[ParsedOrder],
+        randoms: PeriodRandoms,
+        failing: frozenset[int],
+    ) -> None:
         self.state = clone(state)
         self.period = state.period
         self.options = state.options
-        self.randoms = PeriodRandoms(self.state.islands, self.options.randoms_per_island, source)
+        self.randoms = randoms
+        self.failing = failing  # interceptions whose fighter cannot act when their turn comes
+        self.live_at_take_off: set[int] = set()
+        self.cannot_act: set[int] = set()
+        self.acted: dict[str, list[int]] = defaultdict(list)  # the orders each unit carried out
         self.removed: dict[str, int] = {}
         self.voided: dict[int, str] = {}
         self.operations: dict[str, _Operation] = {}
@@ -125,16 +150,16 @@ class _Period:
         return _Entry(number, order, island, owned=known is not None and known.island == island)
 
     def _index_orders(self) -> None:
-        """Who gave which order first, who is attacked by whom and who is intercepted: read before any
-        order is carried out, since forced defeat A and interception look ahead in the order list."""
-        self.first_order: dict[str, int] = {}
+        """Each unit's orders, who is attacked by whom and who is intercepted: read before any order is
+        carried out, since forced defeat A and interception look ahead in the order list."""
+        self.orders_of: dict[str, list[int]] = defaultdict(list)
         self.attacks_on: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.intercepts_on: dict[str, list[int]] = defaultdict(list)
         for entry in self.entries:
             order = entry.order
-            if not isinstance(order, NavalOrder) or not entry.owned or order.unit in self.first_order:
+            if not isinstance(order, NavalOrder) or not entry.owned:
                 continue
-            self.first_order[order.unit] = entry.index
+            self.orders_of[order.unit].append(entry.index)
             if order.kind == "attack" and order.target:
                 self.attacks_on[order.target].append((entry.index, order.unit))
             elif order.kind == "intercept" and order.target:
@@ -158,15 +183,22 @@ class _Period:
         if entry.index in self.voided:
             base.reason = self.voided[entry.index]
             return base
+        if order.kind == "intercept" and entry.index in self.live_at_take_off and self._unable(order.unit):
+            self.cannot_act.add(entry.index)
         problem = self._actor_problem(entry)
         if problem:
             base.reason = problem
             return base
-        if order.kind == "attack":
-            return self._attack(entry, base)
-        if order.kind == "intercept":
-            return self._intercept(entry, base)
-        return self._move(entry, base)
+        handler = {"attack": self._attack, "intercept": self._intercept}.get(order.kind, self._move)
+        result = handler(entry, base)
+        if result.result != VOID or result.reason.startswith(INTERCEPTED):  # the unit did act
+            self.acted[order.unit].append(entry.index)
+        return result
+
+    def _unable(self, fighter_id: str) -> bool:
+        """A fighter that cannot take off now: destroyed, or left without a base."""
+        fighter = self.state.units.get(fighter_id)
+        return fighter is None or (fighter.category == FIGHTER and fighter.base is None)
 
     def _actor_problem(self, entry: _Entry) -> str | None:
         order = entry.order
@@ -178,9 +210,10 @@ class _Period:
             return (
                 f"{entry.island}島のユニットではないため命令できません（{unit}は{self.known[unit].island}島）"
             )
-        first = self.first_order[unit]
-        if first != entry.index:
-            return f"{unit}への命令は1ピリオド1回まで（先行入力優先：{first}番目の命令を採用）"
+        done = self.acted[unit]
+        if len(done) >= self.options.orders_per_unit:
+            limit = self.options.orders_per_unit
+            return f"{unit}への命令は1ピリオド{limit}回まで（先行入力優先：{done[0]}番目の命令を実行済み）"
         if unit in self.removed:
             acting = {
                 "attack": "攻撃命令を与えるユニット",
@@ -216,6 +249,7 @@ class _Period:
             if operation.live:
                 result.reason = f"{INTERCEPTED}（{operation.live[0]}番目の＜インターセプト＞）"
                 return result
+            return _with_failed_interceptions(self._battle(entry, attacker, target, result), operation)
         return self._battle(entry, attacker, target, result)
 
     def _target_problem(self, attacker: Unit, target_id: str) -> str | None:
@@ -304,8 +338,8 @@ class _Period:
     def _forced_a_condition(self, index: int, target_id: str) -> tuple[int, str] | None:
         """Forced defeat A: the unit attacked here has, later in the list, a ＜移動＞ or an ＜攻撃＞ on a
         unit that is not fighting it (one that did not ＜攻撃＞ it before that order)."""
-        j = self.first_order.get(target_id)
-        if j is None or j <= index:
+        j = next((k for k in self.orders_of.get(target_id, ()) if k > index), None)
+        if j is None:
             return None
         later = self.entries[j - 1].order
         assert isinstance(later, NavalOrder)
@@ -353,6 +387,9 @@ class _Period:
         for j in self.intercepts_on.get(fighter.id, ()):
             if j <= index:
                 continue
+            if j in self.failing:
+                operation.failed.append(j)
+                continue
             order = self.entries[j - 1].order
             assert isinstance(order, NavalOrder)
             interceptor = self.state.units.get(order.unit)
@@ -363,6 +400,7 @@ class _Period:
             )
             if problem is None:
                 operation.live.append(j)
+                self.live_at_take_off.add(j)
             else:
                 operation.refused[j] = problem
         self.operations[fighter.id] = operation
@@ -398,6 +436,9 @@ class _Period:
             result.reason = (
                 f"{INTERCEPT_TARGET_GONE}（{target.id}はこの命令より前に＜攻撃＞も退避も実行していない）"
             )
+            return result
+        if entry.index in operation.failed:
+            result.reason = f"{interceptor.id}は迎撃の時点で行動できないため無効"
             return result
         if entry.index not in operation.live:
             refused = operation.refused.get(entry.index, "")
@@ -544,6 +585,14 @@ class _Period:
                     f"空母{evacuation.carrier}の艦載機{'、'.join(evacuation.fighters)}は退避できず喪失"
                 )
         self.state.evacuations = kept
+
+
+def _with_failed_interceptions(result: OrderResult, operation: _Operation) -> OrderResult:
+    """An attack that stood because the interceptions on it came to nothing says so."""
+    if operation.failed:
+        note = f"{'・'.join(map(str, operation.failed))}番目の＜インターセプト＞は迎撃機が行動できず無効"
+        result.reason = f"{result.reason}（{note}）" if result.reason else note
+    return result
 
 
 def _fmt(hex_: Hex | None) -> str:

@@ -4,9 +4,11 @@
 - An order is the order of the island of its acting unit (`ABC-DD-A-01` → ABC): reminders and the
   missing-order policy count islands. Who may order an island's units is the scenario's
   `players = ["名前◆TRIP", ...]` of that island; an island without players takes orders from anyone.
-- One order per unit per period, the first one posted (the page's 先行入力優先): every order line has
-  a key of its own, so the machinery's "the last one with the same key wins" never drops an order; the
-  core voids a unit's later orders and says so in the report. A player rewrites orders with 取消.
+- A unit carries out at most `orders_per_unit` orders a period (default 1), in posting order; void
+  orders do not count (先行入力優先 is the order of processing). Every order line has a key of its
+  own, so the machinery's "the last one with the same key wins" never drops an order; the core voids
+  the orders past the limit and says so in the report, and the receipt warns of them (`remark`).
+  A player rewrites orders with 取消.
 - Units without orders hold (no order is assumed for an island that sent none).
 - `verify_period` (`verify.py`) recomputes, from a period's key, the random numbers its result
   published.
@@ -52,7 +54,7 @@ _ADAPTER_HELP = """
 ・命令は、その行で命令を与えるユニットの島の命令です（ABC-DD-A-01ならABC島）。
 ・シナリオで島にプレイヤー（名前◆トリップ）が決まっていれば、その島のユニットに命令できるのはそのプレイヤーだけです（トリップが合えば名前は問いません）。プレイヤーが決まっていない島のユニットには誰でも命令できます。
 ・書式の誤り、存在しないユニット、他の島のユニットへの命令は、受付の書き込みで「受け付けられなかった命令」として理由を示します。
-・同じユニットへの2つ目以降の命令も受付には載りますが、更新時に先行入力優先で無効になります。書き直すときは「取消」でそのピリオドの自分の命令をすべて取り消してから書き直してください。
+・同じユニットへの2つ目以降の命令も受け付けますが、先の命令が実行されると（1ピリオドの回数 orders_per_unit に達すると）無効になります。受付ではそう書き添えます。書き直すときは「取消」でそのピリオドの自分の命令をすべて取り消してから書き直してください。
 ・命令のなかったユニットは何もせず、その場に留まります。
 ・締切を過ぎて書かれた命令は次のピリオドの命令になります。
 
@@ -225,6 +227,17 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
 
     def result_data(self, outcome: Report) -> dict[str, Any]:
         return dict(outcome.meta.get("result", {}))
+
+    def remark(self, state: NavalState, order: Order, earlier: Sequence[Order]) -> str | None:
+        command = order.command
+        if not isinstance(command, NavalOrder):
+            return None
+        key = unit_key(command.unit)
+        before = sum(isinstance(o.command, NavalOrder) and unit_key(o.command.unit) == key for o in earlier)
+        limit = state.options.orders_per_unit
+        if before < limit:
+            return None
+        return f"{command.unit}の先の命令が{limit}回実行されれば、この命令は無効です"
 
     def check(self, state: NavalState, order: Order) -> str | None:
         command = order.command

@@ -74,9 +74,15 @@ class Options:
     randoms_per_island: int = 6
     fighter_range: int = 4
     move_range: int = 1
+    orders_per_unit: int = 1  # orders a unit may carry out in a period (void ones do not count)
 
 
-_OPTION_LIMITS = {"randoms_per_island": (1, 26), "fighter_range": (0, _MAX_MAP), "move_range": (0, _MAX_MAP)}
+_OPTION_LIMITS = {
+    "randoms_per_island": (1, 26),
+    "fighter_range": (0, _MAX_MAP),
+    "move_range": (0, _MAX_MAP),
+    "orders_per_unit": (1, 26),
+}
 
 
 @dataclass

@@ -115,7 +115,7 @@ def test_every_order_line_keeps_its_own_key_so_the_core_keeps_a_units_first_orde
     text = result.plain
     assert ">>5 1.ABC:＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02 → [ABC]の乱数A" in text
     assert (
-        ">>6 2.ABC:＜移動＞ABC-DD-A-01、(4,3) → 無効：ABC-DD-A-01への命令は1ピリオド1回まで（先行入力優先：1番目の命令を採用）"
+        ">>6 2.ABC:＜移動＞ABC-DD-A-01、(4,3) → 無効：ABC-DD-A-01への命令は1ピリオド1回まで（先行入力優先：1番目の命令を実行済み）"
         in text
     )
 
