@@ -46,6 +46,7 @@ from engine.rules.battle_royale.tables import (
     Table,
     battle_table,
 )
+from engine.rules.battle_royale.tag_mutual import tag_mutual_certain_wipe, tag_mutual_defeat
 
 # --- (2) policy and surprise ---------------------------------------------------------------------------
 
@@ -146,8 +147,7 @@ def _battle_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequ
     outcome = req.table.outcome(faces[0])
     fighters = battle.base_side + battle.opponent_side
     if outcome == MUTUAL and would_leave_nobody(state, fighters):
-        reroll(state, step, "相打ちでは誰も残らない", events)
-        return f"{outcome}（振り直し）"
+        return _mutual_of_the_last(state, battle, step, events)
     if outcome == ALLY and battle.kind == "battle":
         if any(is_hidden_mastermind(state, m) for m in fighters):
             reroll(state, step, "「正体のわからない何者か」とは手を組めない", events)
@@ -184,6 +184,18 @@ def _battle_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequ
             kill_together(state, list(fighters), "相打ち", events)
             push(state, Step("end_battle"))
     return outcome
+
+
+def _mutual_of_the_last(state: State, battle: Battle, step: Step, events: Events) -> str:
+    """相打ち of the last ones standing: in a tag match both teams take their defeat (a survivor may
+    win); otherwise no one would be left, and the die is rolled again."""
+    if state.options.tag_match and not tag_mutual_certain_wipe(state, battle):
+        battle.outcome = MUTUAL
+        bump(state, "mutual_kills")
+        push(state, *tag_mutual_defeat(state, battle, step))
+        return MUTUAL
+    reroll(state, step, "相打ちでは誰も残らない", events)
+    return f"{MUTUAL}（振り直し）"
 
 
 def _decide(state: State, battle: Battle, winner: str, events: Events) -> None:

@@ -465,7 +465,7 @@ def tag_ally(state: State, battle: Battle, events: Events) -> None:
     events.append(Said(f"{moved}が{team_name(state, host)}と手を組み合流した"))
 
 
-def _tag_loss_request(state: State, step: Step) -> DieRequest:
+def tag_loss_request(state: State, step: Step) -> DieRequest:
     team = step.data["team"]
     members = "".join(f"『{m}』" for m in state.teams[team])
     return make_request(
@@ -520,7 +520,7 @@ DIE_STEPS: dict[str, tuple[RequestFn, ApplyFn]] = {
     "final": (_final_request, _final_apply),
     "revival": (_revival_request, _revival_apply),
     "revival_pick": (_revival_pick_request, _revival_pick_apply),
-    "tag_loss": (_tag_loss_request, _tag_loss_apply),
+    "tag_loss": (tag_loss_request, _tag_loss_apply),
     "tag_dead": (_tag_pick_request, _tag_pick_apply),
     "tag_survivor": (_tag_pick_request, _tag_pick_apply),
 }

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.report import Report
-from engine.rules.battle_royale import aftermath, battle, group_dice, infighting, selection, special
+from engine.rules.battle_royale import (
+    aftermath,
+    battle,
+    group_dice,
+    infighting,
+    selection,
+    special,
+    tag_mutual,
+)
 from engine.rules.battle_royale.events import DieRequest, Rolled
 from engine.rules.battle_royale.ops import ApplyFn, AutoFn, BattleRoyaleError, Events, RequestFn, Silent, push
 from engine.rules.battle_royale.report import render
@@ -139,6 +147,7 @@ DIE_STEPS: dict[str, tuple[RequestFn, ApplyFn]] = {
     **group_dice.DIE_STEPS,
     **infighting.DIE_STEPS,
     **special.DIE_STEPS,
+    **tag_mutual.DIE_STEPS,
 }
 AUTO_STEPS: dict[str, AutoFn] = {
     **selection.AUTO_STEPS,
@@ -146,4 +155,5 @@ AUTO_STEPS: dict[str, AutoFn] = {
     **infighting.AUTO_STEPS,
     **aftermath.AUTO_STEPS,
     **special.AUTO_STEPS,
+    **tag_mutual.AUTO_STEPS,
 }
