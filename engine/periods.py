@@ -196,11 +196,13 @@ def opening_report(
     schedule: str,
     *,
     secret_commitment: str | None = None,
+    rules: Sequence[str] = (),
 ) -> Report:
     when = f" 締切 {deadline_text(deadline)}" if deadline else ""
     blocks = [
         heading(f"{name} 開始"),
         line(f"更新: {schedule}"),
+        *([line("設定: " + "／".join(rules))] if rules else []),
         line(f"ピリオド{period}{when} 鍵のハッシュ(SHA-256): {commitment}"),
     ]
     if secret_commitment is not None:

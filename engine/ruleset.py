@@ -104,6 +104,11 @@ class Ruleset(Generic[S, C]):
         """What 状態 posts after the period line. Default: nothing more."""
         return report(kind="status")
 
+    def rules_in_force(self, state: S) -> list[str]:
+        """The options this game is played by, one short Japanese phrase each, for the opening post
+        (players must know the table they play by). Default: none."""
+        return []
+
     def finished(self, state: S) -> bool:
         """The game is over: no more periods, and the key of the secret dice is published. Default: never."""
         return False

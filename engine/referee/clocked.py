@@ -49,6 +49,7 @@ def _open(game: Game) -> None:
         commitment(game.setup.period_key(1)),
         describe(game.setup.schedule),
         secret_commitment=commitment(game.setup.rules_secret),
+        rules=game.ruleset.rules_in_force(game.state_before(1)),
     )
     game.send(f"{game.id}/opening", "opening", opening)
 

@@ -36,6 +36,7 @@ from engine.rules.battle_royale.tables import (
     ALLY,
     ESCAPE,
     FAILURE,
+    GROUP_SURPRISE_BIGGER,
     LOSE,
     MUTUAL,
     NORMAL,
@@ -102,7 +103,16 @@ def current_battle_table(state: State) -> Table:
     battle = current_battle(state)
     if battle.kind == "infight":
         return NORMAL
+    if _group_surprise_between_equals(state, battle):
+        return GROUP_SURPRISE_BIGGER
     return battle_table(battle.surprise, len(battle.base_side), len(battle.opponent_side))
+
+
+def _group_surprise_between_equals(state: State, battle: Battle) -> bool:
+    """surprise_equal_groups = "group": 「団体者が奇襲を成功した場合」 read as applying to equal groups too."""
+    sizes = len(battle.base_side), len(battle.opponent_side)
+    successful = battle.surprise and not battle.base_moved
+    return state.options.surprise_equal_groups == "group" and successful and sizes[0] == sizes[1] >= 2
 
 
 def _size_text(state: State, members: list[str], key: str) -> str:
@@ -128,7 +138,9 @@ def _battle_reason(state: State, table: Table) -> str:
         how = "奇襲失敗で基準が被奇襲者に移ったため有利ダイス"
     else:
         how = "奇襲成功のため有利ダイス"
-    if base_size == opp_size:
+    if _group_surprise_between_equals(state, battle):
+        size = "団体者の奇襲成功のため勝利＋1の団体戦用の表（surprise_equal_groups = group）"
+    elif base_size == opp_size:
         size = "人数が同じなので通常の表" if base_size == 1 else "団体同士で同数なので通常の表"
     elif base_size > opp_size:
         size = "基準側の人数が多い為、勝利＋1の団体戦用の表"
@@ -145,7 +157,7 @@ def _battle_request(state: State, step: Step) -> DieRequest:
 def _battle_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequest, events: Events) -> str:
     battle = current_battle(state)
     outcome = req.table.outcome(faces[0])
-    fighters = battle.base_side + battle.opponent_side
+    fighters = mutual_victims(state, battle)
     if outcome == MUTUAL and would_leave_nobody(state, fighters):
         return _mutual_of_the_last(state, battle, step, events)
     if outcome == ALLY and battle.kind == "battle":
@@ -184,6 +196,14 @@ def _battle_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequ
             kill_together(state, list(fighters), "相打ち", events)
             push(state, Step("end_battle"))
     return outcome
+
+
+def mutual_victims(state: State, battle: Battle) -> list[str]:
+    """Who a 相打ち takes: both sides — in an infight the two fighters, or the whole group when
+    infight_mutual = "group" (「敵味方共に団体で行動している者も含め脱落」 read for infights too)."""
+    if battle.kind == "infight" and state.options.infight_mutual == "group":
+        return [m for m in state.groups.get(battle.group, []) if is_publicly_alive(state, m)]
+    return battle.base_side + battle.opponent_side
 
 
 def _mutual_of_the_last(state: State, battle: Battle, step: Step, events: Events) -> str:

@@ -19,7 +19,7 @@ from engine.rules.battle_royale.ops import (
     make_request,
     push,
 )
-from engine.rules.battle_royale.state import Battle, State, Step, bump, group_label, quoted
+from engine.rules.battle_royale.state import Battle, State, Step, bump, group_label, is_publicly_alive, quoted
 from engine.rules.battle_royale.tables import ALLY, ESCAPE, INFIGHT, INFIGHT_AFTER, LOSE, WIN
 
 
@@ -96,8 +96,16 @@ def infight_outcome(state: State, battle: Battle, outcome: str, events: Events) 
         kill(state, battle.base, "仲間割れで敗北", events)
     else:
         bump(state, "mutual_kills")
-        kill_together(state, [battle.base, battle.opponent], "相打ち", events)
+        kill_together(state, _infight_victims(state, battle), "相打ち", events)
     push(state, Step("infight_after_check"), Step("end_battle"))
+
+
+def _infight_victims(state: State, battle: Battle) -> list[str]:
+    """The two fighters, or the whole group when infight_mutual = "group"."""
+    if state.options.infight_mutual == "group":
+        members = [m for m in state.groups.get(battle.group, []) if is_publicly_alive(state, m)]
+        return members or [battle.base, battle.opponent]
+    return [battle.base, battle.opponent]
 
 
 DIE_STEPS: dict[str, tuple[RequestFn, ApplyFn]] = {

@@ -59,7 +59,7 @@ def _template_head(request: DieRequest) -> list[Block]:
     if request.subject:
         blocks.append(line(request.subject))
     if request.note:
-        blocks.append(line(request.note))
+        blocks.extend(line(text) for text in request.note.split("\n"))  # a seed template may have two
     return blocks
 
 

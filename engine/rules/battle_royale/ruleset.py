@@ -29,7 +29,7 @@ from engine.rules.battle_royale.events import GameOver
 from engine.rules.battle_royale.ops import survivor_table
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result
-from engine.rules.battle_royale.state import State, clone
+from engine.rules.battle_royale.state import Options, State, clone
 from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
 
@@ -106,6 +106,9 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
     def finished(self, state: State) -> bool:
         return state.ending is not None
 
+    def rules_in_force(self, state: State) -> list[str]:
+        return rules_in_force(state.options)
+
     def status(self, state: State) -> Report:
         """状態: the survivors with their numbers and groups, then the winner or the next die."""
         blocks: list[Block] = [heading(f"{state.options.title} 状況（第{state.battles}戦まで）")]
@@ -120,6 +123,26 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
                 line(f"次のダイス：【{request.name}】" if not request.secret else "次のダイス：非公開")
             )
         return report(*blocks)
+
+
+def rules_in_force(options: Options) -> list[str]:
+    """The season's options as the opening post names them (the readings chosen where the seed is unsure)."""
+    rules = [f"1回の更新で{options.battles_per_period}戦"]
+    if options.mastermind:
+        death = "戦闘で倒されても−1" if options.mastermind_death_costs_life else "戦闘で倒されても減らない"
+        ally = "和解エンド" if options.mastermind_final_alliance == "reconcile" else "振り直し"
+        rules.append(f"黒幕あり（残機{options.mastermind_lives}、{death}、決戦の手を組むは{ally}）")
+    if options.revival:
+        rules.append(f"地区復活あり（各地区の代表{options.revival_representatives}名）")
+    if options.tag_match:
+        other = "振り直し" if options.tag_ally_inapplicable == "reroll" else "逃走扱い"
+        rules.append(f"タッグマッチ（一人のチーム以外の手を組むは{other}）")
+    surprise = "通常の有利ダイス" if options.surprise_equal_groups == "plain" else "団体戦用の有利ダイス"
+    rules.append(f"同数の団体同士の奇襲成功は{surprise}")
+    rules.append(
+        "仲間割れの相打ちは" + ("二人だけ脱落" if options.infight_mutual == "pair" else "団体全員が脱落")
+    )
+    return rules
 
 
 def _ending(state: State) -> list[Block]:

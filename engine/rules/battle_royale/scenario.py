@@ -22,6 +22,8 @@ _SECTIONS: dict[str, dict[str, tuple[str, type, Any]]] = {
         "renumber_after_dead_picks": ("renumber_after_dead_picks", int, (0, 1000)),
         "summary_every": ("summary_every", int, (0, 1000)),
         "battles_per_period": ("battles_per_period", int, (1, 100)),
+        "surprise_equal_groups": ("surprise_equal_groups", str, {"plain", "group"}),
+        "infight_mutual": ("infight_mutual", str, {"pair", "group"}),
     },
     "mastermind": {
         "enabled": ("mastermind", bool, None),

@@ -41,6 +41,8 @@ class Options:
     revival_representatives: int = 2
     tag_match: bool = False
     tag_ally_inapplicable: str = "reroll"
+    surprise_equal_groups: str = "plain"  # a successful surprise between equal groups: plain | group table
+    infight_mutual: str = "pair"  # 相打ち inside an infight takes the two fighters (pair) or the group
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ class Face:
 
 @dataclass(frozen=True)
 class Table:
-    """One die of the thread: its seed name (without 【】), sides, optional note line and faces."""
+    """One die of the thread: its seed name (without 【】), sides, optional note lines and faces."""
 
     key: str
     name: str
@@ -152,7 +152,7 @@ GROUP_ESCAPE_CHECK = _check(
         "＜団体用＞逃走判定ダイス",
         2,
         _faces((1, 1, SUCCESS), (2, 2, FAILURE)),
-        "団体逃亡時、犠牲が出たか判定",
+        "団体逃亡時、犠牲が出たか判定\n成功で脱落者ゼロ、失敗で脱落者の人数決めを行う",
     )
 )
 PAIR_AFTER_LOSS = _check(

@@ -500,28 +500,46 @@ class _Period:
         if isinstance(destination, str):
             result.reason = destination
             return result
-        _host, base_hex = destination
+        host, base_hex = destination
         reach = self.options.fighter_range
         gap = naval_hex.distance(evacuation.hex, base_hex)
         if gap > reach:
             result.reason = f"退避先が遠すぎます（{evacuation.carrier}の喪失地点{_fmt(evacuation.hex)}から{gap}Hex、{reach}Hex以内のみ）"
             return result
-        if evacuation.used >= evacuation.allowed:
-            result.reason = (
-                f"{evacuation.carrier}の艦載機が退避できるのは半数の{evacuation.allowed}機までです"
-            )
+        quota = self._quota_problem(evacuation, foreign=host != fighter.island)
+        if quota:
+            result.reason = quota
             return result
-        evacuation.used += 1
         evacuation.fighters.remove(fighter.id)
         del self.stranded[fighter.id]
         fighter.base, fighter.hex = order.target, None
         self.carried[order.target].add(fighter.id)
         operation = self._take_off(fighter, naval_hex.line(evacuation.hex, base_hex), entry.index)
         result.result = MOVED
-        result.reason = f"{fighter.id}は{order.target}へ退避（{evacuation.used}/{evacuation.allowed}機目）"
+        used = (
+            evacuation.used_foreign
+            if self.options.evacuation_quotas == 2 and host != fighter.island
+            else evacuation.used
+        )
+        result.reason = f"{fighter.id}は{order.target}へ退避（{used}/{evacuation.allowed}機目）"
         if operation.live:
             result.reason += f"、{'・'.join(map(str, operation.live))}番目の＜インターセプト＞を受ける"
         return result
+
+    def _quota_problem(self, evacuation: Evacuation, *, foreign: bool) -> str | None:
+        """Count one more evacuee against its half, or say why it cannot go: one half shared by own
+        and foreign bases (evacuation_quotas = 1), or a half for each (= 2)."""
+        separate = self.options.evacuation_quotas == 2
+        if separate and foreign:
+            if evacuation.used_foreign >= evacuation.allowed:
+                return f"{evacuation.carrier}の艦載機が他島の基地へ退避できるのは半数の{evacuation.allowed}機までです"
+            evacuation.used_foreign += 1
+            return None
+        if evacuation.used >= evacuation.allowed:
+            where = "自軍の基地へ" if separate else ""
+            return f"{evacuation.carrier}の艦載機が{where}退避できるのは半数の{evacuation.allowed}機までです"
+        evacuation.used += 1
+        return None
 
     def _evacuation_base(self, fighter: Unit, base: str) -> tuple[str, Hex] | str:
         if base in self.state.islands:

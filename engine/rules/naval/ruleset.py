@@ -291,6 +291,17 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
     def state_from_dict(self, data: dict) -> NavalState:
         return naval.state_from_dict(data)
 
+    def rules_in_force(self, state: NavalState) -> list[str]:
+        options = state.options
+        quotas = "自軍と他島の基地で共有" if options.evacuation_quotas == 1 else "自軍・他島の基地それぞれ"
+        return [
+            f"乱数 島ごとに{options.randoms_per_island}個",
+            f"戦闘機の行動範囲{options.fighter_range}Hex",
+            f"艦船の移動{options.move_range}Hex",
+            f"1ユニットの命令は1ピリオド{options.orders_per_unit}回まで（無効は数えない）",
+            f"退避の半数は{quotas}",
+        ]
+
     def status(self, state: NavalState) -> Report:
         blocks: list[Block] = [heading(f"海戦 ピリオド{state.period}のユニット")]
         for code, island in state.islands.items():

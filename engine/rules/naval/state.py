@@ -75,6 +75,7 @@ class Options:
     fighter_range: int = 4
     move_range: int = 1
     orders_per_unit: int = 1  # orders a unit may carry out in a period (void ones do not count)
+    evacuation_quotas: int = 1  # 1: one half shared by own and foreign bases; 2: a half for each
 
 
 _OPTION_LIMITS = {
@@ -82,6 +83,7 @@ _OPTION_LIMITS = {
     "fighter_range": (0, _MAX_MAP),
     "move_range": (0, _MAX_MAP),
     "orders_per_unit": (1, 26),
+    "evacuation_quotas": (1, 2),
 }
 
 
@@ -120,7 +122,8 @@ class Evacuation:
     period: int
     fighters: list[str]
     allowed: int
-    used: int = 0
+    used: int = 0  # evacuated so far (to own bases, when the quotas are separate)
+    used_foreign: int = 0  # to other islands' bases, counted apart only when the quotas are separate
 
 
 @dataclass
@@ -504,6 +507,7 @@ def state_from_dict(data: dict[str, Any]) -> NavalState:
             list(item["fighters"]),
             item["allowed"],
             item.get("used", 0),
+            item.get("used_foreign", 0),
         )
         for item in data.get("evacuations", [])
     ]

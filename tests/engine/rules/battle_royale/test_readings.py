@@ -1,0 +1,63 @@
+"""The readings of unclear seed text, as scenario options: each value played (the default first)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules import battle_royale as br
+from engine.rules.battle_royale.state import State
+from tests.engine.rules.battle_royale.helpers import alive, prepared
+
+
+def face_of(request: br.DieRequest, outcome: str) -> int:
+    return next(face for face in range(1, request.table.sides + 1) if request.table.outcome(face) == outcome)
+
+
+def roll(state: State, *faces: int) -> State:
+    return br.apply_roll(state, faces if len(faces) > 1 else faces[0])[0]
+
+
+def asked(state: State) -> str:
+    request = br.next_die(state)
+    assert request is not None
+    return request.table.name
+
+
+@pytest.mark.parametrize(
+    ("reading", "table"),
+    [("plain", "奇襲者（被奇襲者）有利ダイス"), ("group", "＜団体戦用＞奇襲者（被奇襲者）有利ダイス")],
+)
+def test_a_successful_surprise_between_equal_groups(reading: str, table: str) -> None:
+    names = ["北海道", "青森", "岩手", "宮城"]
+    state = prepared(
+        names, groups=[["北海道", "青森"], ["岩手", "宮城"]], options={"surprise_equal_groups": reading}
+    )
+    state = roll(state, 1, 3)  # 北海道 (with 青森) against 岩手 (with 宮城): two against two
+    request = br.next_die(state)
+    assert request is not None and request.table.name == "戦闘方針ダイス"
+    state = roll(state, face_of(request, "奇襲"))
+    request = br.next_die(state)
+    assert request is not None and request.table.name == "奇襲判定ダイス"
+    state = roll(state, face_of(request, "成功"))
+    assert asked(state) == table
+
+
+@pytest.mark.parametrize(("reading", "left"), [("pair", {"宮城", "秋田"}), ("group", {"秋田"})])
+def test_mutual_kill_inside_an_infight(reading: str, left: set[str]) -> None:
+    names = ["北海道", "青森", "宮城", "秋田"]
+    state = prepared(names, groups=[["北海道", "青森", "宮城"]], options={"infight_mutual": reading})
+    state = roll(state, 1, 2)  # 北海道 and 青森, both of the group: an infight
+    request = br.next_die(state)
+    assert request is not None and request.table.name == "仲間割れ判定ダイス"
+    state = roll(state, face_of(request, "戦闘"))
+    request = br.next_die(state)
+    assert request is not None and request.table.name == "通常戦闘ダイス"
+    state = roll(state, face_of(request, "相打ち"))
+    assert alive(state) == left
+
+
+def test_the_readings_are_named_in_help_with_their_defaults() -> None:
+    for text in ("surprise_equal_groups", "infight_mutual"):
+        assert text in br.HELP
+    options = br.initial_state({"prefectures": [{"name": n} for n in ("北海道", "青森", "岩手")]}).options
+    assert (options.surprise_equal_groups, options.infight_mutual) == ("plain", "pair")
