@@ -51,6 +51,8 @@ def _end_or_next(state: State, battle: Battle, events: Events) -> None:
         winners = [mm.name] + [n for n in mm.collaborators if is_alive(state, n)]
         if battle.final_result == "reconciled":
             winners = [mm.name, *contenders(state)]
+        elif battle.final_result == "fallen":
+            winners = [n for n in mm.collaborators if is_alive(state, n)]  # only those who stood aside
         finish(state, battle.final_result, winners, "", events)
     elif state.options.tag_match:
         standing = [team for team in state.table if state.teams.get(team)]

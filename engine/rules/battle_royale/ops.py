@@ -151,7 +151,8 @@ def _fall(state: State, name: str, cause: str, events: Events) -> bool:
 
 
 def finish(state: State, kind: str, winners: list[str], team: str, events: Events) -> None:
-    """The game is over: `kind` is "winner" (one prefecture or one tag team), "mastermind" or "reconciled"."""
+    """The game is over: `kind` is "winner" (one prefecture or one tag team), "mastermind", "reconciled"
+    or "fallen" (the final's 相打ち: no winner)."""
     state.ending = Ending(kind, list(winners), team)
     state.pending = []
     events.append(GameOver(kind, tuple(winners), team, state.battles))

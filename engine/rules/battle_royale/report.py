@@ -26,7 +26,12 @@ from engine.rules.battle_royale.events import (
 )
 
 _MAX_FACE_LINES = 12
-_ENDING_TITLES = {"winner": "優勝", "mastermind": "黒幕の勝利", "reconciled": "和解エンド"}
+_ENDING_TITLES = {
+    "winner": "優勝",
+    "mastermind": "黒幕の勝利",
+    "reconciled": "和解エンド",
+    "fallen": "共倒れ",
+}
 
 
 def render(events: Iterable[Event]) -> Report:
@@ -178,6 +183,9 @@ def _game_over(event: GameOver) -> list[Block]:
         text = f"優勝は{who}！（全{event.battles}戦）"
     elif event.kind == "mastermind":
         text = f"黒幕陣営{names}の勝利……（全{event.battles}戦）"
+    elif event.kind == "fallen":
+        left = f"（生き残りは協力者{names}のみ）" if names else ""
+        text = f"黒幕と残った都道府県は共倒れ……勝者なし{left}（全{event.battles}戦）"
     else:
         text = f"黒幕と残った都道府県{names}は和解した（全{event.battles}戦）"
     return [section(heading(_ENDING_TITLES[event.kind]), line(strong(text)))]

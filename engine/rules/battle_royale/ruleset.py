@@ -131,7 +131,12 @@ def rules_in_force(options: Options) -> list[str]:
     if options.mastermind:
         death = "戦闘で倒されても−1" if options.mastermind_death_costs_life else "戦闘で倒されても減らない"
         ally = "和解エンド" if options.mastermind_final_alliance == "reconcile" else "振り直し"
-        rules.append(f"黒幕あり（残機{options.mastermind_lives}、{death}、決戦の手を組むは{ally}）")
+        escape = "振り直し" if options.mastermind_final_escape == "reroll" else "黒幕の逃亡"
+        mutual = "振り直し" if options.mastermind_final_mutual == "reroll" else "共倒れ"
+        rules.append(
+            f"黒幕あり（残機{options.mastermind_lives}、{death}、決戦の手を組むは{ally}、"
+            f"逃走は{escape}、相打ちは{mutual}）"
+        )
     if options.revival:
         rules.append(f"地区復活あり（各地区の代表{options.revival_representatives}名）")
     if options.tag_match:

@@ -33,6 +33,8 @@ _SECTIONS: dict[str, dict[str, tuple[str, type, Any]]] = {
         "collaborators_add_wins": ("mastermind_collaborators_add_wins", bool, None),
         "collaborators_count_as_defeats": ("mastermind_collaborators_count_as_defeats", bool, None),
         "final_alliance": ("mastermind_final_alliance", str, {"reconcile", "reroll"}),
+        "final_escape": ("mastermind_final_escape", str, {"reroll", "mastermind_flees"}),
+        "final_mutual": ("mastermind_final_mutual", str, {"reroll", "all_fall"}),
     },
     "revival": {
         "enabled": ("revival", bool, None),

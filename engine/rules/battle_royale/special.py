@@ -24,6 +24,7 @@ from engine.rules.battle_royale.state import (
     RESERVE,
     UNKNOWN,
     Battle,
+    Options,
     State,
     Step,
     bump,
@@ -322,14 +323,21 @@ def _final_request(state: State, step: Step) -> DieRequest:
     )
 
 
+def _final_reroll(options: Options, outcome: str) -> bool:
+    """The outcomes the final rolls again (each a reading the GM chooses in [mastermind])."""
+    return (
+        (outcome == ESCAPE and options.mastermind_final_escape == "reroll")
+        or (outcome == MUTUAL and options.mastermind_final_mutual == "reroll")
+        or (outcome == ALLY and options.mastermind_final_alliance == "reroll")
+    )
+
+
 def _final_apply(state: State, step: Step, faces: tuple[int, ...], req: DieRequest, events: Events) -> str:
     battle, mm = state.battle, state.mastermind
     assert battle is not None and mm is not None
     outcome = req.table.outcome(faces[0])
     _, enemies = _final_sides(state)
-    if outcome in (ESCAPE, MUTUAL) or (
-        outcome == ALLY and state.options.mastermind_final_alliance == "reroll"
-    ):
+    if _final_reroll(state.options, outcome):
         bump(state, "rerolls")
         why = {ESCAPE: "決戦に逃げ場はない", MUTUAL: "相打ちでは誰も残らない", ALLY: "決戦では手を組めない"}[
             outcome
@@ -346,6 +354,17 @@ def _final_apply(state: State, step: Step, faces: tuple[int, ...], req: DieReque
         kill(state, mm.name, "final", events)
         mm.defeated = True
         events.append(Said(f"黒幕『{mm.name}』、ついに倒れる！"))
+    elif outcome == ESCAPE:  # final_escape = "mastermind_flees"
+        kill(state, mm.name, "final", events)
+        mm.defeated = True
+        events.append(Said(f"黒幕『{mm.name}』は逃げ去った（脱落者なし）――残った都道府県の戦いは続く"))
+    elif outcome == MUTUAL:  # final_mutual = "all_fall"
+        kill(state, mm.name, "final", events)
+        mm.defeated = True
+        for name in enemies:
+            kill(state, name, "決戦で相打ち", events)
+        battle.final_result = "fallen"
+        events.append(Said(f"黒幕『{mm.name}』と残った都道府県は相打ちで共倒れ"))
     else:
         battle.final_result = "reconciled"
         events.append(Said(f"黒幕『{mm.name}』と残った都道府県は手を取り合った――和解"))

@@ -37,6 +37,8 @@ class Options:
     mastermind_collaborators_add_wins: bool = True
     mastermind_collaborators_count_as_defeats: bool = True
     mastermind_final_alliance: str = "reconcile"
+    mastermind_final_escape: str = "reroll"  # 逃走 in the final: reroll | mastermind_flees
+    mastermind_final_mutual: str = "reroll"  # 相打ち in the final: reroll | all_fall
     revival: bool = False
     revival_representatives: int = 2
     tag_match: bool = False
@@ -107,7 +109,7 @@ class Mastermind:
 
 @dataclass
 class Ending:
-    kind: str  # "winner" | "mastermind" | "reconciled"
+    kind: str  # "winner" | "mastermind" | "reconciled" | "fallen" (the final's 相打ち, no winner)
     winners: list[str]
     team: str = ""
 

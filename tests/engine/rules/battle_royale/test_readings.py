@@ -61,3 +61,54 @@ def test_the_readings_are_named_in_help_with_their_defaults() -> None:
         assert text in br.HELP
     options = br.initial_state({"prefectures": [{"name": n} for n in ("北海道", "青森", "岩手")]}).options
     assert (options.surprise_equal_groups, options.infight_mutual) == ("plain", "pair")
+
+
+def final_battle(**mastermind: object) -> State:
+    """A game at its final: the mastermind (北海道, no collaborators) against 青森 and 岩手."""
+    state = prepared(
+        ["北海道", "青森", "岩手", "宮城"], mastermind={"enabled": True, "lives": 1, **mastermind}
+    )
+    for _ in range(200):
+        request = br.next_die(state)
+        assert request is not None
+        if request.table.name == "黒幕決戦ダイス":
+            return state
+        state = roll(state, *_quiet_faces(state, request))
+    raise AssertionError("no final")
+
+
+def _quiet_faces(state: State, request: br.DieRequest) -> tuple[int, ...]:
+    """Faces that bring the game to its final: the mastermind alone, picked first; no battle losses."""
+    name = request.table.name
+    if request.secret:
+        return (1,) * request.table.count  # the mastermind is the first prefecture, and has no camp
+    if name == "都道府県選択ダイス":
+        return (1, 2)
+    if name.endswith("戦闘ダイス"):
+        return (face_of(request, "逃走"),)
+    return (1,)
+
+
+@pytest.mark.parametrize(
+    ("options", "outcome", "asked_again", "ending"),
+    [
+        ({}, "逃走", True, None),
+        ({"final_escape": "mastermind_flees"}, "逃走", False, None),
+        ({}, "相打ち", True, None),
+        ({"final_mutual": "all_fall"}, "相打ち", False, "fallen"),
+        ({}, "手を組む", False, "reconciled"),
+        ({"final_alliance": "reroll"}, "手を組む", True, None),
+    ],
+)
+def test_the_final_battle_readings(
+    options: dict[str, str], outcome: str, asked_again: bool, ending: str | None
+) -> None:
+    state = final_battle(**options)
+    request = br.next_die(state)
+    assert request is not None
+    state = roll(state, face_of(request, outcome))
+    again = br.next_die(state)
+    assert (again is not None and again.table.name == "黒幕決戦ダイス") == asked_again
+    assert (state.ending.kind if state.ending else None) == ending
+    if options.get("final_escape") == "mastermind_flees":
+        assert state.mastermind is not None and state.mastermind.defeated and len(alive(state)) >= 2
