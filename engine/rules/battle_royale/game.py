@@ -19,12 +19,13 @@ from engine.rules.battle_royale.assist import (
 )
 from engine.rules.battle_royale.events import DieRequest
 from engine.rules.battle_royale.help import HELP
+from engine.rules.battle_royale.newcomers import add_newcomer
 from engine.rules.battle_royale.ops import BattleRoyaleError
 from engine.rules.battle_royale.report import request_report
 from engine.rules.battle_royale.scenario import ScenarioError, default_scenario, parse_scenario_toml
 from engine.rules.battle_royale.sim import play_game, play_step, roll_request, simulate
 from engine.rules.battle_royale.state import State, state_from_dict, state_to_dict
-from engine.rules.battle_royale.steps import apply_roll, apply_roll_events, initial_state, next_die
+from engine.rules.battle_royale.steps import apply_roll, apply_roll_events, initial_state, next_die, settle
 
 ID = "battle-royale"
 NAME = "都道府県バトロワ"
@@ -37,6 +38,7 @@ __all__ = [
     "DieRequest",
     "ScenarioError",
     "State",
+    "add_newcomer",
     "apply_roll",
     "apply_roll_events",
     "check_table",
@@ -53,6 +55,7 @@ __all__ = [
     "request_report",
     "roll_request",
     "set_team_name",
+    "settle",
     "simulate",
     "state_from_dict",
     "state_to_dict",

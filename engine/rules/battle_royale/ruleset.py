@@ -29,7 +29,7 @@ from engine.rules.battle_royale.events import GameOver
 from engine.rules.battle_royale.ops import survivor_table
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result
-from engine.rules.battle_royale.state import Options, State, clone
+from engine.rules.battle_royale.state import State, clone
 from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
 
@@ -46,6 +46,7 @@ _AUTOMATIC_HELP = """
 ・更新のたびにダイス民ボットが次の戦闘を options.battles_per_period 戦（標準1戦）行い、ダイスをテンプレ形式で貼る。
 ・GMの「進行」（即時更新）で次の戦闘をすぐに行う。
 ・GMの設定：設定 teams.1.name=チーム名（タッグマッチ、番号か今のチーム名で）／
+  設定 newcomer=沖縄（新規参入者：戦闘と戦闘の間に一人、次の番号で単独参戦。次の更新の最初に報告）／
   設定 options.battles_per_period=2 ／ 設定 options.summary_every=5（次の更新から）
 """
 
@@ -65,6 +66,7 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
     NAME = br.NAME
     settings: Sequence[Setting] = (
         Setting("teams.<番号>.name", "タッグマッチのチーム名（安価で決まった名前）"),
+        Setting("newcomer", "新規参入者（戦闘と戦闘の間に一人加える。例：設定 newcomer=沖縄）"),
         Setting("options.battles_per_period", "1回の更新で行う戦闘の数（1～100）", int),
         Setting("options.summary_every", "戦況まとめを出す間隔（戦闘数、0で出さない）", int),
     )
@@ -79,6 +81,8 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         if head == "teams" and rest.endswith(".name") and len(rest) > len(".name"):
             new, _ = br.set_team_name(state, rest[: -len(".name")], str(value))
             return new
+        if head == "newcomer" and not rest:
+            return br.add_newcomer(state, str(value))
         if head == "options" and rest in _OPTION_RANGES:
             low, high = _OPTION_RANGES[rest]
             text = unicodedata.normalize("NFKC", str(value)).strip()
@@ -87,7 +91,7 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
             new = clone(state)
             new.options = replace(state.options, **{rest: int(text)})
             return new
-        known = "teams.<番号>.name、" + "、".join(f"options.{name}" for name in _OPTION_RANGES)
+        known = "teams.<番号>.name、newcomer、" + "、".join(f"options.{name}" for name in _OPTION_RANGES)
         raise br.BattleRoyaleError(f"{path} は設定できません（設定できるもの: {known}）")
 
     def state_to_dict(self, state: State) -> dict:
@@ -107,7 +111,7 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         return state.ending is not None
 
     def rules_in_force(self, state: State) -> list[str]:
-        return rules_in_force(state.options)
+        return rules_in_force(state)
 
     def status(self, state: State) -> Report:
         """状態: the survivors with their numbers and groups, then the winner or the next die."""
@@ -125,8 +129,9 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         return report(*blocks)
 
 
-def rules_in_force(options: Options) -> list[str]:
+def rules_in_force(state: State) -> list[str]:
     """The season's options as the opening post names them (the readings chosen where the seed is unsure)."""
+    options = state.options
     rules = [f"1回の更新で{options.battles_per_period}戦"]
     if options.mastermind:
         death = "戦闘で倒されても−1" if options.mastermind_death_costs_life else "戦闘で倒されても減らない"
@@ -138,7 +143,11 @@ def rules_in_force(options: Options) -> list[str]:
             f"逃走は{escape}、相打ちは{mutual}）"
         )
     if options.revival:
-        rules.append(f"地区復活あり（各地区の代表{options.revival_representatives}名）")
+        sizes: dict[str, int] = {}
+        for prefecture in state.roster:
+            sizes[prefecture.region] = sizes.get(prefecture.region, 0) + 1
+        regions = "・".join(f"{region}{count}" for region, count in sizes.items())
+        rules.append(f"地区復活あり（各地区の代表{options.revival_representatives}名、地区：{regions}）")
     if options.tag_match:
         other = "振り直し" if options.tag_ally_inapplicable == "reroll" else "逃走扱い"
         rules.append(f"タッグマッチ（一人のチーム以外の手を組むは{other}）")
@@ -169,8 +178,8 @@ class _SecretStreams:
 def _set_up(state: State, source: RandomSource) -> tuple[State, list[Block]]:
     """Roll the secret set-up dice (the bot's alone) and say what opens the game: before any die, the
     entrants table or the set-up dice to come. Only public blocks are returned."""
-    blocks: list[Block] = []
-    ready = state
+    ready, settled = br.settle(state)
+    blocks: list[Block] = list(settled.blocks)
     while (request := br.next_die(ready)) is not None and request.secret:
         ready, _, _, step = br.play_step(ready, _SecretStreams(source))
         blocks += step.blocks

@@ -17,6 +17,7 @@ from engine.rules.battle_royale import (
     battle,
     group_dice,
     infighting,
+    newcomers,
     selection,
     special,
     tag_mutual,
@@ -80,6 +81,16 @@ def apply_roll_events(
     new.dice_total += 1
     advance(new, events)
     return new, events
+
+
+def settle(state: State) -> tuple[State, Report]:
+    """Run the automatic steps a GM's change left at the front of the queue (a newcomer's entry), with
+    their report; the state is returned as it was when there are none."""
+    if not state.pending or state.pending[0].kind not in AUTO_STEPS:
+        return state, Report(())
+    ready, events = clone(state), []
+    advance(ready, events)
+    return ready, render(events)
 
 
 def advance(state: State, events: Events) -> None:
@@ -156,4 +167,5 @@ AUTO_STEPS: dict[str, AutoFn] = {
     **aftermath.AUTO_STEPS,
     **special.AUTO_STEPS,
     **tag_mutual.AUTO_STEPS,
+    **newcomers.AUTO_STEPS,
 }

@@ -112,3 +112,34 @@ def test_the_final_battle_readings(
     assert (state.ending.kind if state.ending else None) == ending
     if options.get("final_escape") == "mastermind_flees":
         assert state.mastermind is not None and state.mastermind.defeated and len(alive(state)) >= 2
+
+
+SIX = ("北海道", "青森", "岩手", "宮城", "秋田", "山形")
+
+
+def test_a_newcomer_joins_between_battles_and_the_next_battle_reports_it() -> None:
+    from engine.rng import SeededSource
+    from engine.rules.battle_royale import AUTOMATIC
+
+    state = AUTOMATIC.initial_state({"prefectures": [{"name": n} for n in SIX]})
+    state, _ = AUTOMATIC.resolve(state, [], SeededSource(bytes(32)))  # the first battle
+    assert state.ending is None
+    joined = AUTOMATIC.set_value(state, "newcomer", "沖縄")
+    assert joined.status["沖縄"] == "alive" and joined.table[-1] == "沖縄" and "沖縄" not in state.table
+    after, report = AUTOMATIC.resolve(joined, [], SeededSource(bytes(32)))
+    assert report.plain.split("\n")[0] == f"新規参入：『沖縄』が{len(joined.table)}番で参戦"
+    assert after.ending is not None or "沖縄" in after.table
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("北海道", "すでに参加者の表にいます"), ("", "1～20文字"), ("『沖縄』", "『』")],
+)
+def test_a_newcomer_that_cannot_join_is_refused_with_the_reason(name: str, why: str) -> None:
+    from engine.rng import SeededSource
+    from engine.rules.battle_royale import AUTOMATIC
+
+    state = AUTOMATIC.initial_state({"prefectures": [{"name": n} for n in SIX]})
+    state, _ = AUTOMATIC.resolve(state, [], SeededSource(bytes(32)))
+    with pytest.raises(br.BattleRoyaleError, match=why):
+        AUTOMATIC.set_value(state, "newcomer", name)

@@ -77,6 +77,7 @@ def test_both_rulesets_have_the_shape_the_bot_loads() -> None:
         assert rules.NAME == "都道府県バトロワ" and "【都道府県選択ダイス】" in rules.HELP
         assert [s.path for s in rules.settings] == [
             "teams.<番号>.name",
+            "newcomer",
             "options.battles_per_period",
             "options.summary_every",
         ]
@@ -367,7 +368,7 @@ def test_gm_settings_change_a_copy_and_bad_ones_say_why() -> None:
         ("options.summary_every", "たくさん", "0～1000の整数"),
         ("options.title", "x", "設定できません"),
         ("teams.1.name", "赤組", "タッグマッチではない"),
-        ("level", "9", "設定できるもの: teams.<番号>.name、options.battles_per_period"),
+        ("level", "9", "設定できるもの: teams.<番号>.name、newcomer、options.battles_per_period"),
     ]:
         with pytest.raises(ValueError, match=message):
             AUTOMATIC.set_value(state, path, value)
