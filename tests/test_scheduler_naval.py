@@ -172,6 +172,7 @@ def test_the_opening_commits_to_the_first_period_key(played) -> None:
     _, seen = played
     opening = seen["opening"]
     assert opening.startswith(f"【{NAME} 開始】") and "ピリオド1 締切 12/01 21:00" in opening
+    assert "設定: 乱数 島ごとに6個／" in opening and "1ユニットの命令は1ピリオド1回まで（無効は数えない）" in opening
     assert re.search(r"鍵のハッシュ\(SHA-256\): [0-9a-f]{64}", opening)
 
 
