@@ -61,7 +61,18 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 def load_config(path: Path) -> tuple[BotConfig, list[GameConfig]]:
     """The configuration file, checked against the registered games (ConfigError says where and why)."""
-    return config.load_config(path, REGISTRY, _thread_url_problem)
+    bot, games = config.load_config(path, REGISTRY, _thread_url_problem)
+    seen: dict[tuple[str, str, str], str] = {}
+    for game in games:
+        ref = ThreadRef.from_url(game.thread)
+        # One thread, whatever URL names it (2ch or したらば path, read.cgi or dat): one game only.
+        same = (ref.origin, ref.board.rsplit("/", 1)[-1], ref.key)
+        if same in seen:
+            raise ConfigError(
+                f"{path}: [[game]] {seen[same]} と {game.id} が同じスレッドです（{game.thread}）"
+            )
+        seen[same] = game.id
+    return bot, games
 
 
 # == the bot loop ================================================================================
@@ -280,7 +291,9 @@ class ThreadBot:
 
     def refolded(self) -> dict[int, str]:
         """Every period's state folded again from the log (the stored snapshots are a cache)."""
-        return referee.refold(referee.Game(self.setup, self.thread, referee.Ledger(self.store, self.game.id), self.clock()))
+        return referee.refold(
+            referee.Game(self.setup, self.thread, referee.Ledger(self.store, self.game.id), self.clock())
+        )
 
     def queue_reveal(self, number: int) -> str:
         """Queue the post that opens post `number`'s secret rolls; returns what was queued, or raises

@@ -118,13 +118,23 @@ def board_admin_set(data: Path, board: str, assignments: tuple[str, ...]) -> Non
 @click.argument("title")
 @click.argument("message")
 @click.option("--name", default="", help="Name field (may carry #tripkey).")
+@click.option(
+    "--origin",
+    default="http://127.0.0.1:8380",
+    show_default=True,
+    help="Where the board is served, for the URLs.",
+)
 @click.pass_obj
-def board_admin_new_thread(data: Path, board: str, title: str, message: str, name: str) -> None:
-    """スレッドを立てる (prints the new thread's key)."""
+def board_admin_new_thread(data: Path, board: str, title: str, message: str, name: str, origin: str) -> None:
+    """スレッドを立てる (prints the new thread's key, then its address in both dialects)."""
     try:
-        click.echo(admin.open_thread(data, board, title, message, name))
+        key = admin.open_thread(data, board, title, message, name)
     except ValueError as error:
         raise click.ClickException(str(error)) from error
+    base = origin.rstrip("/")
+    click.echo(key)
+    click.echo(f"2ch形式:      {base}/test/read.cgi/{board}/{key}/")
+    click.echo(f"したらば形式: {base}/bbs/read.cgi/local/{board}/{key}/")
 
 
 # -- tripcodes ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from engine.ruleset import Registry, Ruleset
 from engine.verify import ThreadPost, verify_thread
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: all match, 1: a mismatch)
 
 
 def read_text(path: Path) -> str:
@@ -180,7 +181,12 @@ def _roll(render: Callable[[Report], str]) -> click.Command:
         if recorded is not None and recorded.remaining:
             raise click.ClickException(f"記録された出目が{recorded.remaining}個使われずに残りました")
         if answer is None:
-            return
+            what = (
+                "この書き込みにダイスコマンドはありません"
+                if command == "-"
+                else f"「{command}」はダイスコマンドではありません"
+            )
+            raise click.ClickException(f"{what}（例: 2D6>=7、dice2d47=、choice[A,B]）")
         if command != "-":
             flags = ("secret", "success", "failure", "critical", "fumble")
             data = {
@@ -240,5 +246,7 @@ def _verify(
         click.echo(result.summary())
         if not result.ok:
             raise SystemExit(1)
+        if result.nothing_checked:
+            raise SystemExit(NOTHING_TO_CHECK)
 
     return verify_command

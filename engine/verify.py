@@ -67,6 +67,12 @@ class Verification:
     game: str | None = None  # the NAME of the opening of a game with periods
     periods_checked: int = 0  # period reports the ruleset recomputed from their keys
     periods_matched: int = 0
+    keys_checked: int = 0  # published keys compared with the hash published before them
+
+    @property
+    def nothing_checked(self) -> bool:
+        """Nothing could be compared at all: neither a match nor a mismatch can be claimed."""
+        return not (self.checked or self.periods_checked or self.keys_checked or self.problems)
 
     @property
     def ok(self) -> bool:
@@ -82,13 +88,18 @@ class Verification:
             lines.append(
                 f"ピリオド {self.periods_checked} 件の結果を再計算: 一致 {self.periods_matched} 件、不一致 {mismatched} 件"
             )
+        if self.keys_checked:
+            lines.append(f"公開された鍵 {self.keys_checked} 件を事前のハッシュと照合")
         if not lines:
             lines.append("再計算できる回答はありませんでした")
         lines += [
             *(f"問題: {text}" for text in self.problems),
             *(f"注意: {text}" for text in self.notes),
         ]
-        lines.append("結果: すべて一致しました" if self.ok else "結果: 一致しないものがあります")
+        if self.nothing_checked:
+            lines.append("結果: 確かめられるものがありませんでした（一致とも不一致とも言えません）")
+        else:
+            lines.append("結果: すべて一致しました" if self.ok else "結果: 一致しないものがあります")
         return "\n".join(lines)
 
 
@@ -182,8 +193,10 @@ def _check_rules_secret(posts: Sequence[ThreadPost], trips: tuple[str, ...], res
     if digest is None:
         result.problems.append("秘密のダイスの鍵が公開されましたが、事前のハッシュがありません")
     elif hashlib.sha256(key).hexdigest() != digest:
+        result.keys_checked += 1
         result.problems.append("秘密のダイスの鍵が最初に公開したハッシュと一致しません")
     else:
+        result.keys_checked += 1
         result.notes.append("秘密のダイスの鍵は最初に公開したハッシュと一致しました")
 
 
@@ -207,7 +220,9 @@ def verify_thread(
         published = parts.hashes.get(day)
         if published is None:
             result.notes.append(f"{day} の鍵は >>{where} で公開されましたが、事前のハッシュがありません")
-        elif hashlib.sha256(key).hexdigest() != published[0]:
+            continue
+        result.keys_checked += 1
+        if hashlib.sha256(key).hexdigest() != published[0]:
             result.problems.append(
                 f"{day} の鍵 (>>{where}) が >>{published[1]} で公開したハッシュと一致しません"
             )
@@ -390,7 +405,9 @@ def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, re
     published = parts.hashes.get(report.period)
     if published is None:
         result.notes.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
-    elif hashlib.sha256(report.key).hexdigest() != published[0]:
+        return
+    result.keys_checked += 1
+    if hashlib.sha256(report.key).hexdigest() != published[0]:
         result.problems.append(f"{label} の鍵が >>{published[1]} で公開したハッシュと一致しません")
     elif published[1] > report.post:
         result.notes.append(f"{label} の鍵のハッシュは更新より後 (>>{published[1]}) に公開されました")

@@ -199,7 +199,18 @@ def test_automatic_game_runs_on_the_schedule_and_on_the_gms_command(make_game) -
     assert checked.exit_code == 0, checked.output
     assert "秘密のダイスの鍵は最初に公開したハッシュと一致しました" in checked.output
     assert f"鍵 ピリオド{numbers[-1]}" in transcript and "結果: すべて一致しました" in checked.output
+    last = next(body for body in reversed(bodies) if body.startswith(f"【ピリオド{numbers[-1]} 更新】"))
+    assert f"次 ピリオド{numbers[-1] + 1}" not in last  # the game is over: no next period announced
     check_golden("bot_automatic.txt", transcript)
+    # an ended game stays ended: 進行 says so, 状態 shows the result
+    game.clock.advance(minutes=1)
+    game.post("進行\n状態", name=GM)
+    game.tick()
+    echo = game.bot_posts()[-1]
+    assert "【GM】即時更新: ゲームは終了しています" in echo and "・ゲーム終了（ピリオド" in echo
+    game.clock.advance(minutes=30)
+    game.tick()
+    assert not any(f"【ピリオド{numbers[-1] + 1} 更新" in body for body in game.bot_posts())
 
 
 # --- assisted -------------------------------------------------------------------------------------------

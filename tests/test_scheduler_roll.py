@@ -37,9 +37,9 @@ def test_bbs_dice_and_full_width() -> None:
     assert roll("--rands", "6:6", "１Ｄ６").output == "(1D6) ＞ 6\n"
 
 
-def test_a_non_command_prints_nothing_and_succeeds() -> None:
+def test_a_non_command_says_so_and_fails() -> None:
     result = roll("こんにちは")
-    assert (result.exit_code, result.output) == (0, "")
+    assert result.exit_code == 1 and "「こんにちは」はダイスコマンドではありません" in result.output
 
 
 def test_random_rolls_without_rands() -> None:
@@ -77,6 +77,6 @@ def test_a_post_as_json_keeps_the_secret_apart() -> None:
     assert "(1D6) ＞ 2" not in data["text"]
 
 
-def test_a_post_without_commands_prints_nothing() -> None:
+def test_a_post_without_commands_says_so_and_fails() -> None:
     result = roll("-", stdin="こんにちは\n")
-    assert (result.exit_code, result.output) == (0, "")
+    assert result.exit_code == 1 and "この書き込みにダイスコマンドはありません" in result.output

@@ -124,14 +124,15 @@ def resolve(game: Game, period: int) -> None:
     new_state, inner = ruleset.resolve(state, orders, source)
     clock = game.clock()
     redo = sum(1 for e in game.book.log_entries(["rollback"]) if e.period == period)
+    over = ruleset.finished(new_state)  # no next period is announced after the end
     final = periods.resolution_report(
         period,
         inner,
         key_hex=game.setup.period_key(period).hex(),
         assumed=assumed,
-        next_period=period + 1,
-        next_deadline=clock.deadline(period + 1) if clock else None,
-        next_commitment=commitment(game.setup.period_key(period + 1)),
+        next_period=None if over else period + 1,
+        next_deadline=clock.deadline(period + 1) if clock and not over else None,
+        next_commitment=None if over else commitment(game.setup.period_key(period + 1)),
         redo=bool(redo),
     )
     base = f"{game.id}/P{period}/{redo}"

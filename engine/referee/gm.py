@@ -10,7 +10,10 @@ from engine.periods import deadline_text
 from engine.referee.game import Game, PostView
 from engine.report import Block, Report, gm_line, line, report
 from engine.ruleset import ImmediateRuleset
-from parser.gm import GmError
+from parser.gm import GmError, NextThread, Reveal, Rollback, Status
+
+# What a GM may still do once the game is over: look, reveal a secret roll, move threads, undo the end.
+FINISHED_OK = (Status, Reveal, NextThread, Rollback)
 
 
 def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, str | None]:
@@ -25,6 +28,9 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
         command = written.result
         if isinstance(command, GmError):
             blocks.append(gm_line(f"{command.command}: {command.reason}"))
+            continue
+        if game.book.status() == "finished" and not isinstance(command, FINISHED_OK):
+            blocks.append(gm_line(f"{command.canonical}: ゲームは終了しています"))
             continue
         effect = decide(
             command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
@@ -76,6 +82,8 @@ def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str
     if effect.status is not None:
         game.book.set_status(effect.status)
     if effect.rollback is not None:
+        if effect.status is None and game.book.status() == "finished":
+            game.book.set_status("running")  # the end is undone: the game plays on from there
         game.book.delete_resolution(effect.rollback)
     says = effect.echo
     if effect.void:
@@ -117,6 +125,11 @@ def status(game: Game) -> list[Block]:
         state = game.state_before(period)
         return [gm_line(f"{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
     state = game.state_before(period)
+    if game.book.status() == "finished":
+        return [
+            gm_line(f"{ruleset.NAME}・ゲーム終了（ピリオド{period - 1}まで）"),
+            *ruleset.status(state).blocks,
+        ]
     clock = game.clock()
     deadline = clock.deadline(period) if clock else None
     paused = game.book.status() == "paused"

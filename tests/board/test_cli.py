@@ -29,7 +29,9 @@ def test_board_admin_opens_deletes_stops_and_sets(tmp_path: Path) -> None:
         main, ["board-admin", "--data", data, "new-thread", "demo", "管理スレ", "本文", "--name", "GM#tea"]
     )
     assert opened.exit_code == 0, opened.output
-    key = opened.output.strip()
+    key, twoch, shitaraba = opened.output.strip().split("\n")
+    assert twoch.endswith(f"http://127.0.0.1:8380/test/read.cgi/demo/{key}/")
+    assert shitaraba.endswith(f"http://127.0.0.1:8380/bbs/read.cgi/local/demo/{key}/")
     board = BoardStore(tmp_path).open("demo")
     assert board.posts(key)[0].name == "GM </b>◆WokonZwxw2 <b>"
 

@@ -1,0 +1,51 @@
+"""Tools never claim what they did not do: verify with nothing to compare has an exit code of its own,
+roll of a non-command fails, the same thread under two games is a configuration error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scheduler import ConfigError, load_config, main
+from tests.bot_harness import BOT_NAME
+
+
+def test_verify_of_a_thread_with_nothing_to_compare_says_so_with_exit_code_3(tmp_path: Path) -> None:
+    dat = tmp_path / "1795954933.dat"
+    dat.write_text("名無し<>sage<>2026/12/01(火) 20:00:00 ID:abc<> こんにちは <>雑談\n", "cp932")
+    result = CliRunner().invoke(main, ["verify", str(dat)])
+    assert result.exit_code == 3, result.output
+    assert "すべて一致" not in result.output and "確かめられるものがありませんでした" in result.output
+
+
+@pytest.mark.parametrize(
+    ("command", "stdin", "said"),
+    [
+        ("garbage", None, "ダイスコマンドではありません"),
+        ("-", "こんにちは", "この書き込みにダイスコマンドはありません"),
+    ],
+)
+def test_roll_of_a_non_command_fails_and_says_why(command: str, stdin: str | None, said: str) -> None:
+    result = CliRunner().invoke(main, ["roll", command], input=stdin)
+    assert result.exit_code == 1 and said in result.output
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "http://127.0.0.1:8380/bbs/read.cgi/local/test/1795954933/",  # the same thread in the other dialect
+        "http://127.0.0.1:8380/test/read.cgi/test/1795954933/l50",
+    ],
+)
+def test_the_same_thread_under_two_games_is_refused_naming_both(tmp_path: Path, second: str) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        f'[bot]\nname = "{BOT_NAME}"\n\n[[game]]\nid = "a"\nrules = "dice"\n'
+        'thread = "http://127.0.0.1:8380/test/read.cgi/test/1795954933/"\n\n'
+        f'[[game]]\nid = "b"\nrules = "dice"\nthread = "{second}"\n',
+        "utf-8",
+    )
+    with pytest.raises(ConfigError, match="a と b が同じスレッドです"):
+        load_config(config)
