@@ -12,9 +12,19 @@ import click
 
 from board import admin
 from board.server import make_app, serve
+from board.settings import LOCAL_PLAY
 from board.tripcode import NoTripKeyError, display_trip
 
 DEFAULT_BOARD_DATA = Path("var/board")
+
+
+def new_board_settings(brakes: bool, samba: int | None) -> dict[str, str]:
+    """SETTING.TXT values for boards made now: for play on one machine unless `brakes` (then ex0ch's own
+    defaults); a board made before keeps its SETTING.TXT."""
+    settings = {} if brakes else dict(LOCAL_PLAY)
+    if samba is not None:
+        settings["BBS_SAMBATIME"] = str(samba)
+    return settings
 
 
 @click.command("board")
@@ -38,20 +48,30 @@ DEFAULT_BOARD_DATA = Path("var/board")
     help="Board to serve (repeatable); created if missing.",
 )
 @click.option(
+    "--brakes",
+    is_flag=True,
+    help="Boards created now get a real ex0ch's brakes (samba 10 s, 連投規制, スレッド立てすぎ).",
+)
+@click.option(
     "--samba",
     type=int,
     default=None,
-    help="Seconds between one client's posts on boards created now (default 10; 0 = off).",
+    help="Seconds between one client's posts on boards created now (0 = off; with --brakes 10).",
 )
 @click.option(
     "--trust-proxy", is_flag=True, help="Take client addresses from X-Forwarded-For (behind a proxy)."
 )
 def board_command(
-    host: str, port: int, data: Path, boards: tuple[str, ...], samba: int | None, trust_proxy: bool
+    host: str,
+    port: int,
+    data: Path,
+    boards: tuple[str, ...],
+    brakes: bool,
+    samba: int | None,
+    trust_proxy: bool,
 ) -> None:
     """ローカル掲示板を起動する (serve 2ch- and したらば-compatible boards)."""
-    defaults = {"BBS_SAMBATIME": str(samba)} if samba is not None else None
-    app = make_app(data, boards, defaults=defaults)
+    app = make_app(data, boards, defaults=new_board_settings(brakes, samba) or None)
     for name in app.boards:
         click.echo(f"2ch:      http://{host}:{port}/{name}/")
         click.echo(f"したらば: http://{host}:{port}/local/{name}/")

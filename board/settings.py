@@ -93,3 +93,8 @@ def save(path: Path, values: Mapping[str, str]) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(render(values).encode("cp932", errors="xmlcharrefreplace"))
     tmp.replace(path)
+
+# SETTING.TXT of boards made for play on one machine (`threadgm board`, `make demo`): no samba, no
+# 連投規制, no スレッド立てすぎ. A real board tells writers apart by their address; on one machine the bot,
+# the GM and every player are 127.0.0.1, and the brakes would hold them back as one writer.
+LOCAL_PLAY = {"BBS_SAMBATIME": "0", "timeclose": "", "BBS_THREAD_TATESUGI": "0"}

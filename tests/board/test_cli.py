@@ -12,6 +12,7 @@ from pathlib import Path
 import requests
 from click.testing import CliRunner
 
+from board.settings import LOCAL_PLAY
 from board.storage import BoardStore
 from scheduler import main
 
@@ -111,3 +112,17 @@ def stop(process: subprocess.Popen) -> str:
         except subprocess.TimeoutExpired:
             process.kill()
             return process.communicate()[0]
+
+
+def test_boards_for_play_on_one_machine_have_no_brakes_unless_asked(tmp_path: Path) -> None:
+    from board.cli import new_board_settings
+    from board.server import make_app
+
+    assert new_board_settings(brakes=False, samba=None) == LOCAL_PLAY
+    assert new_board_settings(brakes=True, samba=None) == {}  # a real ex0ch's: samba 10 s, 連投規制…
+    assert new_board_settings(brakes=True, samba=5) == {"BBS_SAMBATIME": "5"}
+    make_app(tmp_path / "local", ["play"], defaults=new_board_settings(False, None))
+    setting = (tmp_path / "local" / "play" / "SETTING.TXT").read_text("cp932")
+    assert "BBS_SAMBATIME=0" in setting and "timeclose=\n" in setting + "\n"
+    make_app(tmp_path / "real", ["play"], defaults=new_board_settings(True, None) or None)
+    assert "BBS_SAMBATIME=10" in (tmp_path / "real" / "play" / "SETTING.TXT").read_text("cp932")
