@@ -197,12 +197,19 @@ def opening_report(
     *,
     secret_commitment: str | None = None,
     rules: Sequence[str] = (),
+    players: Sequence[str] | None = None,
+    orders: Sequence[str] = (),
 ) -> Report:
+    """The post that opens a game on the clock: what it is played by, who plays and how to order,
+    when periods end, and the commitments of the first key and of the secret dice."""
     when = f" 締切 {deadline_text(deadline)}" if deadline else ""
     blocks = [
         heading(f"{name} 開始"),
         line(f"更新: {schedule}"),
         *([line("設定: " + "／".join(rules))] if rules else []),
+        *([line("参加: " + "、".join(players))] if players else []),
+        *(line(text) for text in orders),
+        line("ヘルプ と書くと命令の書き方を、ヘルプ全文 と書くとルール全文を返します"),
         line(f"ピリオド{period}{when} 鍵のハッシュ(SHA-256): {commitment}"),
     ]
     if secret_commitment is not None:

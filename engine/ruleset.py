@@ -75,6 +75,7 @@ class Ruleset(Generic[S, C]):
     ID: ClassVar[str]
     NAME: ClassVar[str]  # Japanese, as the opening post names the game
     HELP: ClassVar[str]  # Japanese: the rules as the bot applies them
+    SUMMARY: ClassVar[str] = ""  # the order forms in a few lines, an example each (ヘルプ, the opening)
     immediate: ClassVar[bool]
     settings: ClassVar[Sequence[Setting]] = ()
 
@@ -103,6 +104,11 @@ class Ruleset(Generic[S, C]):
     def status(self, state: S) -> Report:
         """What 状態 posts after the period line. Default: nothing more."""
         return report(kind="status")
+
+    def summary(self) -> list[str]:
+        """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines."""
+        text = self.SUMMARY or "\n".join(self.HELP.strip().split("\n")[:6])
+        return [line for line in text.split("\n") if line.strip()]
 
     def rules_in_force(self, state: S) -> list[str]:
         """The options this game is played by, one short Japanese phrase each, for the opening post

@@ -1,4 +1,4 @@
-"""The order-lifecycle words players write on a line of their own: cancel (取消) and ready (準備完了).
+"""The words players write on a line of their own: cancel (取消), ready (準備完了), help (ヘルプ).
 
 A line is a word when, after NFKC, trimming and ASCII case folding, it equals one of the game's words,
 optionally inside 【】 and optionally followed by sentence-end marks (`準備完了！`, `取消。`). A line that
@@ -14,6 +14,8 @@ from parser.bbs_dice import is_quote, normalize
 
 CANCEL_WORDS: tuple[str, ...] = ("取消", "取り消し", "取消し", "キャンセル", "!cancel")
 READY_WORDS: tuple[str, ...] = ("準備完了", "準備OK", "!ready")
+HELP_WORDS: tuple[str, ...] = ("ヘルプ", "!help")  # the game's order forms, in short
+FULL_HELP_WORDS: tuple[str, ...] = ("ヘルプ全文", "!help all")  # the game's whole HELP
 
 _END_MARKS = "。.! "
 

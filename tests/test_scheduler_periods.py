@@ -294,3 +294,19 @@ def test_spoofed_gm_posts_are_refused_once_per_poster_per_period(game: Game) -> 
     assert game.store.game_status("guess") == "running"
     game.tick("21:02:00")
     assert any(body.startswith("【ピリオド1 更新】") for body in game.bot_posts())
+
+
+def test_the_opening_teaches_the_game_and_help_answers_in_the_thread(game: Game) -> None:
+    game.tick()
+    opening = game.bot_posts()[0]
+    assert "参加: アリス、ボブ" in opening and "＜予想＞42 のように" in opening
+    assert "ヘルプ と書くと命令の書き方を" in opening
+    game.clock.at("20:10:00")
+    first = game.post("ヘルプ")
+    game.post("ヘルプ")  # the same poster again in the period: no second answer
+    full = game.post("ヘルプ全文", name="ボブ")
+    game.tick()
+    answers = "\n".join(game.bot_posts()[1:])
+    assert f">>{first}\n【数当て ヘルプ】\n＜予想＞42 のように" in answers
+    assert answers.count("【数当て ヘルプ】") == 1
+    assert f">>{full}\n【数当て】\n各ピリオドに" in answers  # the whole HELP

@@ -40,6 +40,7 @@ def run_periods(game: Game) -> None:
 
 def _open(game: Game) -> None:
     game.book.set_started(game.now)
+    first = game.state_before(1)
     clock = game.clock()
     assert clock is not None and game.setup.schedule is not None
     opening = periods.opening_report(
@@ -49,7 +50,9 @@ def _open(game: Game) -> None:
         commitment(game.setup.period_key(1)),
         describe(game.setup.schedule),
         secret_commitment=commitment(game.setup.rules_secret),
-        rules=game.ruleset.rules_in_force(game.state_before(1)),
+        rules=game.ruleset.rules_in_force(first),
+        players=game.ruleset.players(first),
+        orders=game.ruleset.summary(),
     )
     game.send(f"{game.id}/opening", "opening", opening)
 

@@ -15,12 +15,12 @@ from engine.periods import secret_commitment_line
 from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
-from engine.report import Block, Report, line, report
+from engine.report import Block, Report, heading, line, report
 from engine.rng import SeededSource, SplitSource
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
-from parser.gm_words import is_word
+from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
 
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
@@ -67,6 +67,9 @@ class _Batch:
 
 
 def _read(game: Game, post: PostView, batch: _Batch) -> None:
+    help_answer = _help(game, post)
+    if help_answer is not None:
+        batch.reports.append(help_answer)
     gm_lines = find_gm_commands(post.body)
     if gm_lines:
         batch.commands.append((post, gm_lines))
@@ -79,6 +82,27 @@ def _read(game: Game, post: PostView, batch: _Batch) -> None:
         reading = _read_orders(game, post)
         if reading is not None:
             batch.readings.append(reading)
+
+
+def _help(game: Game, post: PostView) -> Report | None:
+    """ヘルプ: the order forms in short (ヘルプ全文: the whole HELP), once per poster per period."""
+    full = bool(find_words(post.body, FULL_HELP_WORDS))
+    if not full and not find_words(post.body, HELP_WORDS):
+        return None
+    period = game.current_period()
+    kind = "help_full" if full else "help"
+    if any(e.period == period and e.author == post.author for e in game.book.log_entries([kind])):
+        return None  # a flood of ヘルプ gets one answer a period
+    game.book.log(kind, {}, game.now, **game.where(post, period))
+    ruleset = game.ruleset
+    if full:
+        return report(*(line(text) for text in ruleset.HELP.strip().split("\n")), reply_to=(post.number,))
+    return report(
+        heading(f"{ruleset.NAME} ヘルプ"),
+        *(line(text) for text in ruleset.summary()),
+        line("「ヘルプ全文」と書くとルール全文を書き込みます"),
+        reply_to=(post.number,),
+    )
 
 
 def _batch_id(game: Game, handled: list[int], disclosure: Disclosure) -> str:

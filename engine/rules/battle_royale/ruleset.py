@@ -191,6 +191,7 @@ def _set_up(state: State, source: RandomSource) -> tuple[State, list[Block]]:
 class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
     ID = "battle-royale"
     HELP = br.HELP + _AUTOMATIC_HELP
+    SUMMARY = "書き込む命令はありません。更新のたびにダイス民ボットが次の戦闘のダイスを振ります（GMの 進行 ですぐに）。"
 
     def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
         """The next `battles_per_period` battles (fewer when the game ends), every die on its stream."""
@@ -214,6 +215,7 @@ class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
 class AssistedRuleset(_BattleRoyale, ImmediateRuleset[State, DieTemplate]):
     ID = "battle-royale-assist"
     HELP = br.HELP + _ASSISTED_HELP
+    SUMMARY = "ボットが「次に貼るテンプレ↓」で示すダイスのテンプレ（【ダイス名】・基準『』・dice式）を1つ貼ってください。"
 
     def parse_post(self, body: str) -> OrderText | Rejection | None:
         """A post holding one of the seed's templates (a 【name】 heading with its diceNdM=)."""

@@ -29,6 +29,7 @@ class DiceRuleset(ImmediateRuleset[dict, None]):
     ID = "dice"
     NAME = "ダイス"
     HELP = HELP
+    SUMMARY = "dice2d47= ／ 2D6>=7 ／ choice[北海道,沖縄] ／ 【表の名前】・dice1d5=・「1.勝利」の行を並べた表（行頭に書く）"
     steps: ClassVar[bool] = False  # nothing to undo: dice answers are final
 
     def initial_state(self, scenario: Mapping[str, Any]) -> dict:

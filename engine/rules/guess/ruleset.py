@@ -38,6 +38,7 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
 各ピリオドに ＜予想＞42 のように数をひとつ書いてください（1～100）。
 更新時にボットが目標の数を振り、いちばん近い人に1点。同じピリオドに何度書いても最後の予想が有効です。
 取消 と書くとそのピリオドの予想を取り消せます。予想しなかった人は0点です。"""
+    SUMMARY = "＜予想＞42 のように1～100の数をひとつ（最後の予想が有効）。取消 で取り消し。"
     settings: Sequence[Setting] = (Setting("scores.<名前>", "その人の点数を直す（整数）", int),)
 
     def parse_line(self, text: str) -> OrderText | Rejection | None:

@@ -185,6 +185,12 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
     ID = naval.ID
     NAME = naval.NAME
     HELP = naval.HELP + _ADAPTER_HELP
+    SUMMARY = """\
+1行に1命令（全角・半角どちらでも）。自島のユニットだけに命令できます。
+＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05　攻撃するユニット、目標
+＜インターセプト＞ABC-F-A-03、XYZ-F-X-07　迎撃する戦闘機、作戦行動中の敵戦闘機
+＜移動＞ABC-DD-A-01、(5,6)　艦船の移動（艦載機の退避は ＜移動＞ABC-F-A-05、ABC）
+取消 でそのピリオドの自分の命令を取り消し、準備完了 で早期更新に同意。"""
     settings: Sequence[Setting] = SETTINGS
 
     def parse_line(self, text: str) -> OrderText | Rejection | None:

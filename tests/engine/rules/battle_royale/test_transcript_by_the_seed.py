@@ -101,6 +101,9 @@ NOT_CHECKED = {
     r"更新: .*": "schedule",
     # the options in force: read ahead for the mastermind's lives; the rest are readings named in HELP
     r"設定: .*": "the options the game is played by",
+    # the opening's word on how to play with the bot: the seed's game has no orders to check
+    r"書き込む命令はありません。.*": "how the bot plays",
+    r"ヘルプ と書くと.*": "how to get the bot's help",
     r"【GM】.*": "echo of a GM command",
     # the mastermind camp is drawn with dice nobody sees until the end: nothing public to check
     r"黒幕陣営は非公開のダイスで決定しました.*": "secret dice",
