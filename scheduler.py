@@ -19,6 +19,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from board import cli as board_cli
 from board import demo
+from board.admin import open_thread
 from board.server import BoardServer, make_app
 from board.tripcode import name_and_trip
 from engine import config, referee
@@ -52,7 +53,7 @@ for _command in (
     board_cli.board_command,
     board_cli.board_admin,
     board_cli.trip_command,
-    *tool_commands(REGISTRY, render_body, lambda source, key: _load_thread(source, key)),
+    *tool_commands(REGISTRY, render_body, lambda source, key: _load_thread(source, key), open_thread),
 ):
     main.add_command(_command)
 

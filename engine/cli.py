@@ -10,11 +10,14 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import click
 
 from engine import tools
+from engine.config import config_template
+from engine.keys import JST
 from engine.post_dice import answer_post, roll_command
 from engine.report import Report
 from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
@@ -57,19 +60,79 @@ class GameChoice(click.ParamType):
         self.fail(f"{value!r} はありません（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
 
 
+OpenThread = Callable[[Path, str, str, str], str]  # (board data, board, title, first post) → key
+
+
 def tool_commands(
     registry: Registry,
     render: Callable[[Report], str],
     load_thread: Callable[[str, str | None], tuple[list, str]],
+    open_thread: OpenThread,
 ) -> list[click.Command]:
-    """The commands, given the games, how a report reads on a board, and how to read a thread."""
+    """The commands, given the games, how a report reads on a board, how to read a thread, and how
+    to open one on the local board."""
     return [
         _adjudicate(registry),
         _simulate(registry),
         _help(registry),
+        _new(registry, open_thread),
         _roll(render),
         _verify(registry, render, load_thread),
     ]
+
+
+def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
+    """`threadgm new GAME [DIR]`: a configuration and a scenario that run as written."""
+    games = GameChoice(registry)
+
+    @click.command("new")
+    @click.argument("game", type=games)
+    @click.argument("directory", type=click.Path(file_okay=False, path_type=Path), required=False)
+    @click.option("--thread", help="The thread to play in (default: a new thread on the local board).")
+    @click.option(
+        "--data",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("var/board"),
+        show_default=True,
+        help="The local board's data, where the new thread is opened.",
+    )
+    @click.option("--board", "board_name", default="demo", show_default=True, help="The local board's board.")
+    @click.option(
+        "--origin", default="http://127.0.0.1:8380", show_default=True, help="Where the board is served."
+    )
+    def new_command(
+        game: str, directory: Path | None, thread: str | None, data: Path, board_name: str, origin: str
+    ) -> None:
+        """新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."""
+        ruleset = registry.get(game)
+        folder = directory or Path(game)
+        config, scenario = folder / "threadgm.toml", folder / "scenario.toml"
+        template = ruleset.template()
+        taken = [path for path in (config, scenario if template else None) if path and path.exists()]
+        if taken:
+            raise click.ClickException(f"{taken[0]} はもうあります（別のフォルダを指定してください）")
+        if thread is None:
+            first = f"{ruleset.NAME}のスレッドです。ボットが開始を書き込みます（書き方は「ヘルプ」）"
+            key = open_thread(data, board_name, f"{ruleset.NAME} Part1", first)
+            thread = f"{origin.rstrip('/')}/test/read.cgi/{board_name}/{key}/"
+        folder.mkdir(parents=True, exist_ok=True)
+        if template is not None:
+            scenario.write_text(template, encoding="utf-8")
+        soon = datetime.now(JST).replace(second=0, microsecond=0) + timedelta(minutes=10)
+        text = config_template(
+            game,
+            game,
+            thread,
+            scenario="scenario.toml" if template else None,
+            clocked=not ruleset.immediate,
+            anchor=f"{soon:%Y-%m-%d %H:%M}",
+        )
+        config.write_text(text, encoding="utf-8")
+        click.echo(f"書きました: {config}" + (f"、{scenario}" if template else ""))
+        click.echo(f"スレッド: {thread}")
+        click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
+
+    return new_command
 
 
 def _adjudicate(registry: Registry) -> click.Command:

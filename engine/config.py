@@ -119,3 +119,37 @@ def load_config(
     if len({game.id for game in games}) != len(games):
         raise ConfigError(f"{path}: [[game]] の id が重複しています")
     return bot, games
+
+
+def config_template(
+    game_id: str, rules: str, thread: str, *, scenario: str | None, clocked: bool, anchor: str = ""
+) -> str:
+    """A ready-to-run configuration for one game (`threadgm new`), every item with its meaning."""
+    lines = [
+        "# threadgm の設定（threadgm new が書いたもの）。threadgm run このファイル で動きます。",
+        "[bot]",
+        'name = "ダイス係#ここを自分だけのキーに"   # #キー でトリップ付き：ボットは自分の書き込みをトリップで見分けます',
+        'mail = "sage"',
+        f'database = "var/{game_id}.sqlite"      # ゲームの記録と秘密の種（threadgm run する場所から。消すとダイスが変わります）',
+        "",
+        "[[game]]",
+        f'id = "{game_id}"                         # このゲームの名前（変えるとダイスが変わります）',
+        f'rules = "{rules}"                        # ルール（threadgm help {rules} で説明）',
+        f'thread = "{thread}"',
+        'gm_trips = []                          # GMのトリップ（例: ["◆SyRJNUqZWYMT"]）。GMコマンドはこの人だけ',
+        "dice = true                            # 命令のほかにダイスコマンドにも答える",
+        "poll_seconds = 5                       # 書き込みがある間、何秒ごとにスレを読むか",
+    ]
+    if scenario is not None:
+        lines.append(f'scenario = "{scenario}"                # このファイルからの相対パス')
+    if clocked:
+        lines += [
+            "",
+            "[game.schedule]                        # 更新時刻（どれか一つ）",
+            'interval = "10m"                       # 10分ごと：数十分で遊べる（1日なら times = ["12:00", "21:00"]）',
+            f'anchor = "{anchor}"              # 最初の締切',
+            'grace = "1m"                           # 締切の直前に書かれた命令を読み込む猶予',
+            'reminders = ["3m"]                     # 締切の前に命令のない人を呼ぶ',
+            "early = true                           # 全員が 準備完了 と書いたら締切を待たずに更新",
+        ]
+    return "\n".join(lines) + "\n"

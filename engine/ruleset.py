@@ -14,10 +14,12 @@ that looks like an order but cannot be one), `Order` (an accepted command with w
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.report import Report, report
@@ -76,6 +78,7 @@ class Ruleset(Generic[S, C]):
     NAME: ClassVar[str]  # Japanese, as the opening post names the game
     HELP: ClassVar[str]  # Japanese: the rules as the bot applies them
     SUMMARY: ClassVar[str] = ""  # the order forms in a few lines, an example each (ヘルプ, the opening)
+    TEMPLATE: ClassVar[str] = "template.toml"  # the scenario `threadgm new` writes, in scenarios/
     immediate: ClassVar[bool]
     settings: ClassVar[Sequence[Setting]] = ()
 
@@ -87,6 +90,13 @@ class Ruleset(Generic[S, C]):
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise RulesetError(f"シナリオのTOMLが読めません：{error}") from error
+
+    def template(self) -> str | None:
+        """A ready-to-run scenario with every option, its default and meaning (`threadgm new`):
+        the game folder's scenarios/TEMPLATE. Default: None when the game ships none."""
+        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
+        path = resources.files(package) / "scenarios" / self.TEMPLATE
+        return path.read_text(encoding="utf-8") if path.is_file() else None
 
     def initial_state(self, scenario: Mapping[str, Any]) -> S:
         raise NotImplementedError

@@ -64,6 +64,7 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
     base's defaults: no order grammar, anyone may post, nothing assumed for a missing order)."""
 
     NAME = br.NAME
+    TEMPLATE = "prefectures_47.toml"
     settings: Sequence[Setting] = (
         Setting("teams.<番号>.name", "タッグマッチのチーム名（安価で決まった名前）"),
         Setting("newcomer", "新規参入者（戦闘と戦闘の間に一人加える。例：設定 newcomer=沖縄）"),

@@ -1,0 +1,57 @@
+"""`threadgm new GAME DIR` writes files that run as written: for every registered game, the config
+loads, the bot starts on the thread `new` opened on the local board, and its first poll goes out."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from board.server import BoardServer, make_app
+from board.settings import LOCAL_PLAY
+from engine.rules import REGISTRY
+from scheduler import ThreadBot, load_config, main
+from scraper.dat import parse_dat
+from scraper.fetch import make_session
+from store.db import Store
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    server = BoardServer(make_app(tmp_path / "board", ["demo"], defaults=LOCAL_PLAY)).start()
+    yield server, tmp_path
+    server.close()
+
+
+@pytest.mark.parametrize("game", REGISTRY.ids())
+def test_the_written_files_run_as_written(game: str, served, monkeypatch: pytest.MonkeyPatch) -> None:
+    server, tmp_path = served
+    monkeypatch.chdir(tmp_path)  # the config's database path is relative to where the bot runs
+    args = ["new", game, "mine", "--data", "board", "--origin", server.url]
+    written = CliRunner().invoke(main, args)
+    assert written.exit_code == 0, written.output
+    assert "次に: threadgm board" in written.output
+    bot_config, (config,) = load_config(Path("mine/threadgm.toml"))
+    assert config.rules == game and config.thread.startswith(server.url)
+    assert (config.scenario is not None) == (REGISTRY.get(game).template() is not None)
+    os.makedirs(bot_config.database.parent, exist_ok=True)
+    store = Store(bot_config.database)
+    try:
+        bot = ThreadBot(config, bot_config, store, make_session())
+        for _ in range(3):  # the bot's first polls: the dice keys, then the game's opening
+            bot.tick()
+    finally:
+        store.close()
+    key = config.thread.rstrip("/").rsplit("/", 1)[1]
+    posts = parse_dat((tmp_path / "board" / "demo" / "dat" / f"{key}.dat").read_bytes().decode("cp932"))
+    bot_posts = [p.body for p in posts[1:]]
+    assert bot_posts, "the bot's first poll posted nothing"
+    assert not any("受け付けられなかった" in body for body in bot_posts)  # nothing refused
+    if not REGISTRY.get(game).immediate:
+        name = REGISTRY.get(game).NAME
+        opening = next(body for body in bot_posts if body.startswith(f"【{name} 開始】"))
+        assert "ヘルプ と書くと" in opening
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 1 and "はもうあります" in again.output  # never overwrites a GM's files
