@@ -34,10 +34,10 @@ from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
 from poster.rollover import Rollover
 from poster.writer import BoardWriter
 from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, make_session
-from scraper.files import load_saved_thread
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, fetch_limits
+from scraper.sources import load_thread
 from scraper.subject import still_listed
 from store.db import PostRecord, Store
 
@@ -53,7 +53,13 @@ for _command in (
     board_cli.board_command,
     board_cli.board_admin,
     board_cli.trip_command,
-    *tool_commands(REGISTRY, render_body, lambda source, key: _load_thread(source, key), open_thread),
+    *tool_commands(
+        REGISTRY,
+        render_body,
+        load_thread,
+        open_thread,
+        lambda p: _bot_trip(p),
+    ),
 ):
     main.add_command(_command)
 
@@ -83,6 +89,20 @@ def _record(thread_id: str, p: Post) -> PostRecord:
     return PostRecord(
         thread_id, p.number, p.name, p.trip, p.mail, p.date, p.id, p.body, p.raw, p.title, p.deleted, p.system
     )
+
+
+def _bot_trip(path: Path) -> str:
+    """The trip of the bot a configuration runs (verify trusts that trip and no other)."""
+    try:
+        bot, _ = load_config(path)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from error
+    trip = name_and_trip(bot.name)[1]
+    if not trip:
+        raise click.ClickException(
+            f"{path}: [bot] name にトリップ（#キー）がないため、ボットを見分けられません"
+        )
+    return trip
 
 
 def _thread_url_problem(url: str) -> str | None:
@@ -397,20 +417,6 @@ def run_command(config: Path, verbose: bool) -> None:
         log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)
     runner.run_until_signalled()
     log.info("stopped")
-
-
-def _load_thread(source: str, thread_key: str | None) -> tuple[list[Post], str]:
-    """Posts of a thread from its URL, or from a saved dat, rawmode or read.cgi file."""
-    try:
-        if source.startswith(("http://", "https://")):
-            ref = ThreadRef.from_url(source)
-            result = fetch(make_session(), ref, FetchState())
-            if result.outcome == "gone":
-                raise click.ClickException(f"スレッドが見つかりません ({result.note})")
-            return result.posts, thread_key or ref.key
-        return load_saved_thread(Path(source), thread_key)
-    except (NotAThreadURL, FetchError, ValueError) as error:
-        raise click.ClickException(str(error)) from error
 
 
 @main.command("reveal")

@@ -68,16 +68,17 @@ def tool_commands(
     render: Callable[[Report], str],
     load_thread: Callable[[str, str | None], tuple[list, str]],
     open_thread: OpenThread,
+    config_trip: Callable[[Path], str],
 ) -> list[click.Command]:
-    """The commands, given the games, how a report reads on a board, how to read a thread, and how
-    to open one on the local board."""
+    """The commands, given the games, how a report reads on a board, how to read a thread, how to
+    open one on the local board, and how to tell the bot's trip from its configuration."""
     return [
         _adjudicate(registry),
         _simulate(registry),
         _help(registry),
         _new(registry, open_thread),
         _roll(render),
-        _verify(registry, render, load_thread),
+        _verify(registry, render, load_thread, config_trip),
     ]
 
 
@@ -270,6 +271,7 @@ def _verify(
     registry: Registry,
     render: Callable[[Report], str],
     load_thread: Callable[[str, str | None], tuple[list, str]],
+    config_trip: Callable[[Path], str],
 ) -> click.Command:
     """`threadgm verify`: every roll of a thread recomputed from the published keys."""
     games = GameChoice(registry)
@@ -281,8 +283,9 @@ def _verify(
         "--trip",
         "trips",
         multiple=True,
-        help="The bot's trip (default: whoever posted 【ダイス検証】 or 【… 開始】).",
+        help="The bot's trip (default: the first to post 【ダイス検証】 or 【… 開始】).",
     )
+    @click.option("--config", "config", type=_FILE, help="The bot's configuration: its trip is the bot's.")
     @click.option(
         "--rules",
         "rules_id",
@@ -290,14 +293,19 @@ def _verify(
         help="The game's ruleset, for its period results (default: the one the opening 【NAME 開始】 names).",
     )
     def verify_command(
-        source: str, thread_key: str | None, trips: tuple[str, ...], rules_id: str | None
+        source: str, thread_key: str | None, trips: tuple[str, ...], config: Path | None, rules_id: str | None
     ) -> None:
         """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
 
         def rules(name: str) -> Ruleset | None:
             return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
 
-        posts, key = load_thread(source, thread_key)
+        if config is not None:
+            trips = (*trips, config_trip(config))
+        try:
+            posts, key = load_thread(source, thread_key)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
         shown = [
             ThreadPost(p.number, p.trip, p.date, p.body) for p in posts if not p.deleted and not p.system
         ]

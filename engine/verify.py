@@ -126,18 +126,25 @@ def _is_opening(body: str) -> str | None:
     return None
 
 
-def _bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
-    """The trips that published 【ダイス検証】 or opened a game with periods: the bot's."""
+def _claims(posts: Iterable[ThreadPost]) -> list[ThreadPost]:
+    """The posts that speak as the bot: a 【ダイス検証】 or the opening of a game with periods."""
     marker = f"【{HEADING}】"
-    return tuple(
-        sorted(
-            {
-                p.trip
-                for p in posts
-                if p.trip and (marker in p.body.split("\n") or _is_opening(p.body) is not None)
-            }
-        )
-    )
+    return [p for p in posts if p.trip and (marker in p.body.split("\n") or _is_opening(p.body) is not None)]
+
+
+def _bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
+    """The bot's trip when none is given: the one that spoke as the bot first (the bot commits its
+    keys on its first poll). Anyone else who does so later is an impostor, never trusted."""
+    claims = _claims(posts)
+    return (claims[0].trip,) if claims and claims[0].trip else ()
+
+
+def _impostors(posts: Iterable[ThreadPost], bot: tuple[str, ...]) -> list[str]:
+    return [
+        f">>{p.number} は別のトリップ◆{p.trip}がボットのように書いた投稿です（なりすましとして無視しました）"
+        for p in _claims(posts)
+        if p.trip not in bot
+    ]
 
 
 def _collect(posts: Sequence[ThreadPost], trips: tuple[str, ...]) -> _Parts:
@@ -215,6 +222,7 @@ def verify_thread(
     if not bot:
         result.notes.append("ボットの投稿（【ダイス検証】か【… 開始】を書いたトリップ）が見つかりません")
         return result
+    result.notes += _impostors(posts, bot)
     parts = _collect(posts, bot)
     for day, (key, where) in sorted(parts.keys.items()):
         published = parts.hashes.get(day)

@@ -160,3 +160,17 @@ def test_the_gm_reveals_a_secret_roll_with_a_signed_post(tmp_path: Path) -> None
         assert re.search(r"\(1D100<=30\) ＞ \d+ ＞ (成功|失敗)", revealed)
     finally:
         board.close()
+
+
+def test_verify_takes_the_bots_trip_from_its_configuration(played, tmp_path: Path) -> None:
+    from tests.bot_harness import write_config
+
+    board, *_ = played
+    config = write_config(tmp_path / "bot.toml", tmp_path / "x.sqlite", board.url())
+    named = verify(board.url(), "--config", str(config))
+    assert named.exit_code == 0, named.output
+    assert f"ボット: ◆{BOT_TRIP}" in named.output and "一致 4 件" in named.output
+    untripped = tmp_path / "plain.toml"
+    untripped.write_text(config.read_text("utf-8").replace("#threadgm-test-bot", ""), "utf-8")
+    refused = verify(board.url(), "--config", str(untripped))
+    assert refused.exit_code == 1 and "トリップ（#キー）がない" in refused.output
