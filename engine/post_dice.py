@@ -27,6 +27,8 @@ from parser.dice_tables import BcdiceLine, DiceTable, Outcome, find_post_dice
 
 MAX_COMMANDS = 20  # like a board's dice bot: enough for any real post, bounded for a hostile one
 MAX_REPLY_CHARS = 2000  # of one command's answer (`x100 choice[...]` could fill twenty posts)
+MAX_POST_ANSWER = 4000  # characters of all the answers to one post: about two posts of a 2ch board
+MAX_POST_LINES = 48  # lines of all the answers to one post: two posts of a 2ch board
 _MAX_LISTED = 10  # faces named in a table error before "など"
 
 SECRET_NOTE = "シークレットダイスを振りました（結果はあとで公開されます）"
@@ -44,11 +46,21 @@ def answer_post(body: str, source: RandomSource) -> Report | None:
     found = find_post_dice(body, limit=MAX_COMMANDS + 1)
     sections: list[Block] = []
     secrets: dict[int, str] = {}
-    for index, item in enumerate(found[:MAX_COMMANDS]):
+    chars = lines = 0
+    commands = found[:MAX_COMMANDS]
+    for index, item in enumerate(commands):
+        if chars >= MAX_POST_ANSWER or lines >= MAX_POST_LINES:
+            sections.append(section(line(_cut(index, len(commands) - index))))
+            break  # the rest is not rolled: one post cannot make the bot post for an hour
         answer = _answer(item, source.stream(str(index)))
         if answer is None:
             continue
-        sections.append(section(*answer.blocks))
+        blocks = answer.blocks
+        if lines + len(blocks) > MAX_POST_LINES:  # one command's answer alone runs long (x100 …)
+            blocks = (*blocks[: max(MAX_POST_LINES - lines, 1)], line(TRIMMED))
+        sections.append(section(*blocks))
+        chars += sum(len(_plain(block)) + 1 for block in blocks)
+        lines += len(blocks)
         if answer.hidden is not None:
             secrets[index] = answer.hidden
     if not sections:
@@ -57,6 +69,16 @@ def answer_post(body: str, source: RandomSource) -> Report | None:
         sections.append(section(line(IGNORED)))
     meta: dict[str, object] = {"secret": secrets} if secrets else {}
     return report(*sections, kind="dice", **meta)
+
+
+TRIMMED = f"（答えが長いため、ここまでにしました：1レスへの答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで）"
+
+
+def _cut(index: int, left: int) -> str:
+    return (
+        f"答えが長くなるため、{index + 1}件目以降の{left}件は振りませんでした"
+        f"（1レスへの答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで）"
+    )
 
 
 def roll_command(command: str, dice: Dice) -> BCDiceResult | None:

@@ -248,3 +248,17 @@ def test_fixture_files_are_the_seed_text() -> None:
     seed = shared_path("seeds", "000_24cf679c072211d1.txt").read_text(encoding="utf-8")
     for path in Path(TABLES).glob("*.txt"):
         assert path.read_text(encoding="utf-8") in seed + "\n", path.name
+
+
+def test_one_post_cannot_make_the_bot_post_dozens_of_times() -> None:
+    from poster.markup import render_posts
+
+    flood = "\n".join(["x100 10D100"] * 24)
+    answer = answer_post(flood, SeededSource(b"k" * 32))
+    assert answer is not None
+    assert "振りませんでした（1レスへの答えは48行・4000文字まで）" in answer.plain
+    assert "ここまでにしました" in answer.plain
+    assert len(render_posts([answer])) <= 3  # was 91 posts
+    table = "\n".join(["2D6"] * 20)  # a real table's busiest post is answered whole
+    whole = answer_post(table, SeededSource(b"k" * 32))
+    assert whole is not None and "振りませんでした" not in whole.plain and whole.plain.count("(2D6)") == 20
