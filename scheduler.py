@@ -276,7 +276,7 @@ class ThreadBot:
     def _referee(self, now: datetime) -> tuple[int, str | None]:
         """The referee's decisions for the posts not yet handled, stored in one transaction."""
         posts = [
-            PostView(p.number, p.name, p.trip, p.date, p.body)
+            PostView(p.number, p.name, p.trip, p.date, p.body, p.poster_id)
             for p in self.store.unhandled_posts(self.thread_id)
         ]
         decisions = referee.poll(self.setup, self.thread, self.store, posts, now)

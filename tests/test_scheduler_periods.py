@@ -310,3 +310,13 @@ def test_the_opening_teaches_the_game_and_help_answers_in_the_thread(game: Game)
     assert f">>{first}\n【数当て ヘルプ】\n＜予想＞42 のように" in answers
     assert answers.count("【数当て ヘルプ】") == 1
     assert f">>{full}\n【数当て】\n各ピリオドに" in answers  # the whole HELP
+
+
+def test_a_flood_of_names_gets_a_few_refusals_a_period_not_one_each(game: Game) -> None:
+    game.tick()
+    game.clock.at("20:10:00")
+    for n in range(8):
+        game.post("停止", name=f"名無し{n}#key{n}")  # eight writers with eight trips
+    game.tick()
+    refusals = sum(body.count("GMのトリップではないため") for body in game.bot_posts())
+    assert refusals == 3  # MAX_REFUSALS a period, whoever asks

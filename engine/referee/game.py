@@ -72,11 +72,20 @@ class PostView:
     trip: str | None
     date: datetime | None
     body: str
+    poster_id: str = ""  # the board's ID of the writer (per address and day), when it shows one
 
     @property
     def author(self) -> str:
         """Who wrote it, as games know players: name◆trip, or the bare name without a trip."""
         return f"{self.name}◆{self.trip}" if self.trip else self.name
+
+    @property
+    def writer(self) -> str:
+        """Who wrote it, as far as the board can tell: the trip, else the board's ID, else the name —
+        names are free to change, so a budget per writer holds only by what the writer cannot choose."""
+        if self.trip:
+            return f"◆{self.trip}"
+        return f"ID:{self.poster_id}" if self.poster_id else self.name
 
 
 @dataclass

@@ -42,15 +42,18 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
     return report(*blocks, reply_to=(post.number,), kind="gm"), follow
 
 
+MAX_REFUSALS = 3  # refusal answers a period, whoever asks: new names or IDs cannot flood the thread
+
+
 def _refuse(game: Game, post: PostView, lines: list, where: dict) -> Report | None:
-    earlier = [
-        e
-        for e in game.book.log_entries(["refused"])
-        if e.period == where["period"] and e.author == post.author
-    ]
-    game.book.log("refused", {"lines": [g.raw[:100] for g in lines]}, game.now, **where)
-    if earlier:
-        return None  # one answer per poster per period, never a flood
+    earlier = [e for e in game.book.log_entries(["refused"]) if e.period == where["period"]]
+    answered = [e for e in earlier if e.args.get("answered")]
+    mine = any(e.author == post.author or e.args.get("writer") == post.writer for e in earlier)
+    answer = not mine and len(answered) < MAX_REFUSALS  # one answer per writer, a few per period
+    args = {"lines": [g.raw[:100] for g in lines], "writer": post.writer, "answered": answer}
+    game.book.log("refused", args, game.now, **where)
+    if not answer:
+        return None
     return report(
         line("GMのトリップではないため、GMコマンドは受け付けませんでした"), reply_to=(post.number,), kind="gm"
     )
