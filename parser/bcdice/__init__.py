@@ -13,6 +13,7 @@ refuses) and may raise `LimitExceeded` (see `limits`) instead of parsing somethi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 import regex
 
@@ -27,7 +28,7 @@ from parser.bcdice import (
     tally_dice,
     upper_dice,
 )
-from parser.bcdice.lexer import first_word
+from parser.bcdice.lexer import first_word, tokenize
 from parser.bcdice.limits import MAX_COMMAND_CHARS, LimitExceeded, too_long
 
 Command = (
@@ -68,7 +69,7 @@ _PREFIX = regex.compile(
 )
 _WORD = regex.compile(r"[0-9A-Za-z+\-*/()\[\]<>=!?@]+")
 
-__all__ = ["FAMILIES", "Command", "LimitExceeded", "looks_like_command", "parse_all", "parses"]
+__all__ = ["FAMILIES", "Command", "LimitExceeded", "clear_caches", "looks_like_command", "parse_all", "parses"]
 
 
 def looks_like_command(line: str) -> bool:
@@ -85,10 +86,28 @@ def parse_all(line: str) -> Iterator[Command]:
     """
     if len(line) > MAX_COMMAND_CHARS:
         raise too_long()
-    for parse in FAMILIES:
-        command = parse(line)
+    for index in range(len(FAMILIES)):
+        command = _parsed(index, line)
+        if isinstance(command, LimitExceeded):
+            raise command
         if command is not None:
             yield command
+
+
+def clear_caches() -> None:
+    """Forget every kept parse (benchmarks measure a stream of lines that never repeat)."""
+    _parsed.cache_clear()
+    tokenize.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def _parsed(family: int, line: str) -> Command | LimitExceeded | None:
+    """One family's parse of a line, kept: threads repeat the same few commands (2D6, 1D100) and the
+    parse is pure, its tree immutable. A limit met is kept as the exception, raised again each time."""
+    try:
+        return FAMILIES[family](line)
+    except LimitExceeded as exceeded:
+        return exceeded
 
 
 def parses(line: str) -> bool:
