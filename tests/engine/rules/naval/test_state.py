@@ -17,6 +17,7 @@ from engine.rules.naval.state import (
     FIGHTER,
     SEA_CONTROL,
     TRANSPORT,
+    NavalState,
     ScenarioError,
     initial_state,
     state_from_dict,
@@ -199,3 +200,32 @@ def test_state_round_trips_through_json_with_stranded_fighters() -> None:
     assert again == after
     assert again.units["ABC-F-A-01"].hex == (7, 4)
     assert again.evacuations[0].fighters == ["ABC-F-A-01", "ABC-F-A-02", "ABC-F-A-03", "ABC-F-A-04"]
+
+
+def _as_dataclasses_would(state: NavalState) -> dict:
+    """The reference form: `dataclasses.asdict`, hexes as lists (what the stored states were)."""
+    from dataclasses import asdict
+
+    data = asdict(state)
+    data["islands"] = [asdict(island) for island in state.islands.values()]
+    data["units"] = [asdict(unit) for unit in state.units.values()]
+    for item in (*data["islands"], *data["units"], *data["evacuations"]):
+        for key in ("home", "hex"):
+            if item.get(key) is not None:
+                item[key] = list(item[key])
+    return data
+
+
+def test_the_json_form_is_the_dataclasses_one_field_for_field() -> None:
+    import json
+
+    from engine.rules.naval.core import recorded_randoms, resolve_period
+
+    for path in sorted(FIXTURES.glob("*.toml")):
+        state = load_scenario(path.read_text(encoding="utf-8"))
+        if path.stem == "evacuation":  # a state with a lost carrier's fighters waiting to evacuate
+            orders = parse_orders_file("XYZ:＜攻撃＞XYZ-DD-X-01、ABC-CV-A-01")
+            state = resolve_period(state, orders, recorded_randoms(state, {"XYZ": [12]})).state
+            assert state.evacuations
+        ours, reference = state_to_dict(state), _as_dataclasses_would(state)
+        assert json.dumps(ours, ensure_ascii=False) == json.dumps(reference, ensure_ascii=False), path.name
