@@ -29,8 +29,11 @@ from engine.rules.naval.resolve import resolve_period
 from engine.rules.naval.results import Resolution
 from engine.rules.naval.state import (
     CARRIER,
+    CATEGORY_NAMES,
+    FIGHTER,
     NavalState,
     ScenarioError,
+    Unit,
     canonical_ids,
     initial_state,
     state_from_dict,
@@ -99,6 +102,8 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
             island,
             post=order.post,
         )
+    if order.kind == "move" and (form := _move_form(state, state.units[unit_id], order)):
+        return NavalOrderError(order.raw, form, island, post=order.post)
     if order.target is None:
         return None
     target_id = ids.get(unit_key(order.target))
@@ -113,6 +118,19 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
         return NavalOrderError(
             order.raw, f"目標のユニット{order.target}は存在しません", island, post=order.post
         )
+    return None
+
+
+def _move_form(state: NavalState, unit: Unit, order: NavalOrder) -> str | None:
+    """What resolution would refuse in a ＜移動＞ from its form alone, whatever happens first: a
+    fighter moves only to a base, a ship only to a hex on the map (the same words as resolution's)."""
+    if unit.category == FIGHTER:
+        return "退避先は基地の島名か空母のユニット名で指定してください" if order.to_hex is not None else None
+    if order.to_hex is None:
+        return f"{CATEGORY_NAMES[unit.category]}の移動先は座標(x,y)で指定してください"
+    if not state.on_map(order.to_hex):
+        x, y = order.to_hex
+        return f"移動先({x},{y})は地図（{state.width}×{state.height}）の外です"
     return None
 
 

@@ -164,6 +164,10 @@ def test_randoms_that_do_not_belong_to_the_game_are_refused(
         ),
         ("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-55", "ABC", "目標のユニットXYZ-DD-X-55は存在しません"),
         ("＜移動＞ABC-F-A-03、QQQ", "ABC", "退避先QQQは基地（島）でも空母でもありません"),
+        # what resolution would refuse from the form alone is refused at once, in resolution's words
+        ("＜移動＞ABC-F-A-03、(10,4)", "ABC", "退避先は基地の島名か空母のユニット名で指定してください"),
+        ("＜移動＞ABC-DD-A-01、ABC", "ABC", "制海ユニットの移動先は座標(x,y)で指定してください"),
+        ("＜移動＞ABC-DD-A-01、(99,3)", "ABC", "移動先(99,3)は地図（12×10）の外です"),
     ],
 )
 def test_receipt_check_rejects_orders_naming_units_that_do_not_exist(
