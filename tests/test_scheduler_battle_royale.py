@@ -199,10 +199,17 @@ def test_automatic_game_runs_on_the_schedule_and_on_the_gms_command(make_game) -
     assert checked.exit_code == 0, checked.output
     assert "秘密のダイスの鍵は最初に公開したハッシュと一致しました" in checked.output
     assert f"鍵 ピリオド{numbers[-1]}" in transcript and "結果: すべて一致しました" in checked.output
-    last = next(body for body in reversed(bodies) if body.startswith(f"【ピリオド{numbers[-1]} 更新】"))
-    assert f"次 ピリオド{numbers[-1] + 1}" not in last  # the game is over: no next period announced
     check_golden("bot_automatic.txt", transcript)
-    # an ended game stays ended: 進行 says so, 状態 shows the result
+    stays_ended(game, numbers[-1])
+
+
+def stays_ended(game: Game, last_period: int) -> None:
+    """After the end: no next period was announced, 進行 says the game is over, 状態 shows the result,
+    and no period is resolved again."""
+    last = next(
+        body for body in reversed(game.bot_posts()) if body.startswith(f"【ピリオド{last_period} 更新】")
+    )
+    assert f"次 ピリオド{last_period + 1}" not in last
     game.clock.advance(minutes=1)
     game.post("進行\n状態", name=GM)
     game.tick()
@@ -210,7 +217,7 @@ def test_automatic_game_runs_on_the_schedule_and_on_the_gms_command(make_game) -
     assert "【GM】即時更新: ゲームは終了しています" in echo and "・ゲーム終了（ピリオド" in echo
     game.clock.advance(minutes=30)
     game.tick()
-    assert not any(f"【ピリオド{numbers[-1] + 1} 更新" in body for body in game.bot_posts())
+    assert not any(f"【ピリオド{last_period + 1} 更新" in body for body in game.bot_posts())
 
 
 # --- assisted -------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ class Revealed:
 
 @dataclass(frozen=True)
 class SurvivorTable:
-    rows: tuple[tuple[str, ...], ...]  # number, name, group or team members
+    rows: tuple[tuple[str, ...], ...]  # number, name, group (単独 | 団体k) and region; or a team's
     header: tuple[str, ...]
     groups: tuple[str, ...]  # one line per group
     fallen: tuple[str, ...]

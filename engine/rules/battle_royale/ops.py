@@ -283,10 +283,11 @@ def survivor_rows(state: State) -> tuple[tuple[tuple[str, ...], ...], tuple[str,
             if members:
                 rows.append((str(n), team_name(state, team), "".join(f"『{m}』" for m in members)))
         return tuple(rows), ("番号", "チーム", "メンバー"), sum(len(m) for m in state.teams.values())
+    regions = {p.name: p.region for p in state.roster}
     for n, key in enumerate(state.table, start=1):
         if is_publicly_alive(state, key):
             gid = state.group_of.get(key)
-            rows.append((str(n), key, f"団体{gid}" if gid else "単独"))
+            rows.append((str(n), key, f"団体{gid}" if gid else "単独", regions.get(key, "")))
     return tuple(rows), ("番号", "都道府県", "団体"), len(rows)
 
 
@@ -328,4 +329,4 @@ def entrants(state: State) -> Entrants:
     else:
         notes.append("脱落者が出るたびに都道府県表を作り直し")
     rows, header, _ = survivor_rows(state)
-    return Entrants(opts.title, rows, header, tuple(notes))
+    return Entrants(opts.title, tuple(row[: len(header)] for row in rows), header, tuple(notes))

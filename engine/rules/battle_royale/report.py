@@ -145,10 +145,33 @@ def _survivor_table(event: SurvivorTable) -> list[Block]:
         blocks.append(line("今回の脱落：", "".join(f"『{f}』" for f in event.fallen)))
     if event.revived:
         blocks.append(line("新規参戦：", "".join(f"『{r}』" for r in event.revived)))
-    blocks.append(table(event.rows, event.header))
+    if event.header[1] == "チーム":
+        blocks.append(table(event.rows, event.header))  # a few teams: the table reads best
+    else:
+        blocks.extend(line(text) for text in compact_rows(event.rows))
     blocks.extend(line(g) for g in event.groups)
     blocks.append(line(f"残り{event.remaining}"))
     return [section(*blocks)]
+
+
+_PER_LINE = 8  # entries on a line of the compact table (about 60 characters)
+
+
+def compact_rows(rows: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The survivors a few to a line, `番号名前`, a group member marked `[k]`; by region when every
+    survivor has one and there are many, so that 47 names fit in a handful of lines."""
+    entries = [
+        (f"{n}{name}" + (f"[{group[2:]}]" if group != "単独" else ""), region)
+        for n, name, group, region in rows
+    ]
+    by_region = len(entries) > 2 * _PER_LINE and all(region for _, region in entries)
+    if not by_region:
+        return [" ".join(e for e, _ in entries[i : i + _PER_LINE]) for i in range(0, len(entries), _PER_LINE)]
+    lines: list[str] = []
+    for region in dict.fromkeys(region for _, region in entries):
+        mine = [e for e, r in entries if r == region]
+        lines += [f"{region}：" + " ".join(mine[i : i + _PER_LINE]) for i in range(0, len(mine), _PER_LINE)]
+    return lines
 
 
 def _summary(event: Summary) -> list[Block]:

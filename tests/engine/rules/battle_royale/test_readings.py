@@ -143,3 +143,14 @@ def test_a_newcomer_that_cannot_join_is_refused_with_the_reason(name: str, why: 
     state, _ = AUTOMATIC.resolve(state, [], SeededSource(bytes(32)))
     with pytest.raises(br.BattleRoyaleError, match=why):
         AUTOMATIC.set_value(state, "newcomer", name)
+
+
+def test_the_survivor_table_of_47_fits_in_a_few_lines_by_region() -> None:
+    from engine.rules.battle_royale.ops import survivor_table
+    from engine.rules.battle_royale.report import render
+
+    state = br.initial_state({})  # the packaged 47 prefectures, in 8 regions
+    lines = render([survivor_table(state, (), ())]).plain.split("\n")
+    rows = [text for text in lines if "：" in text and text[0] != "【"]
+    assert len(rows) <= 12 and rows[0] == "北海道：1北海道" and rows[1].startswith("東北：2青森 3岩手")
+    assert sum(text.count(" ") + 1 for text in rows) == 47  # every survivor once

@@ -347,7 +347,7 @@ def test_status_shows_survivors_and_groups_without_the_hidden_mastermind() -> No
     state = prepared(SIX, dead=["山形"], groups=[["北海道", "青森"]])
     body = AUTOMATIC.status(state).plain
     assert body.startswith("【都道府県バトロワ 状況（第0戦まで）】\n【生き残り表】")
-    assert "1 北海道 団体1" in body and "山形" not in body and "団体1：『北海道』『青森』" in body
+    assert "1北海道[1] 2青森[1]" in body and "山形" not in body and "団体1：『北海道』『青森』" in body
     assert body.endswith("残り5\n次のダイス：【都道府県選択ダイス】")
     hidden = AUTOMATIC.initial_state(_mastermind_scenario())
     assert "開始前の準備ダイス" in ASSISTED.status(hidden).plain

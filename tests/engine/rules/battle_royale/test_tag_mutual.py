@@ -60,7 +60,9 @@ def scripted(battle_outcomes: list[str], loss_outcomes: list[str], pick: int = 1
 
 def test_a_survivor_of_the_mutual_defeat_wins() -> None:
     state = two_pairs()
-    state, asked = play(state, scripted(["相打ち"], ["全滅", "一人生存"]))  # 相打ち; the first team wiped, the second keeps one
+    state, asked = play(
+        state, scripted(["相打ち"], ["全滅", "一人生存"])
+    )  # 相打ち; the first team wiped, the second keeps one
     assert asked.count("タッグ敗北後ダイス") == 2 and sum(n.endswith("戦闘ダイス") for n in asked) == 1
     assert state.ending is not None and state.ending.kind == "winner"
     assert len(alive(state)) == 1 and list(state.ending.winners) == sorted(alive(state))

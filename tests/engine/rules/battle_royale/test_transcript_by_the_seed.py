@@ -89,6 +89,7 @@ AMBUSH = ("【奇襲者（被奇襲者）有利ダイス】", None)
 AMBUSH_MORE = ("【＜団体戦用＞奇襲者（被奇襲者）有利ダイス】", "基準側の人数が多い為、勝利＋1")
 AMBUSH_FEWER = ("【＜団体戦用＞奇襲者（被奇襲者）有利ダイス】", "基準側の人数が少ない為、敗北＋1")
 BATTLE_DICE = {key[0] for key in (NORMAL, GROUP_MORE, AMBUSH, AMBUSH_MORE)}
+SURVIVOR = r"(\d+)([^\s\[\]：0-9][^\s\[\]：]*)(?:\[(\d+)\])?"  # one entry of the 生き残り表: 番号名前[団体]
 SEED_LIVES = 10  # seed line 173: 黒幕は、残機のようなものを１０持っている。
 
 # Lines deliberately left unchecked, with the reason.
@@ -607,6 +608,8 @@ class Replay:
         rest = self.seed_preamble(die, table, based[0] if based else None)
         if based and "基準『』" not in table.preamble:  # the bot names the base on the pick dice too
             self.take(rest, re.escape(f"基準『{based[0]}』"))
+        if table.label == "【仲間割れ判定ダイス】":  # who is at odds: checked when the die is rolled
+            self.take(rest, rf"団体\d+（{NAME_LIST}）の『.+?』と『.+?』")
         self.same(die.heading, f"template {table.label} options", die.options, list(table.options))
         if self.template is not None:  # asked again before anyone rolled: still the same die
             self.same(die.heading, "template asked again", template_key(die), template_key(self.template))
@@ -899,6 +902,16 @@ class Replay:
                 self.expect = "after_infight"
             else:
                 self.battle_done()
+        elif outcome == "逃走" and label is not None:
+            # seed (6): 『3.逃走』が出た場合、ダイスの基準となった都道府県が単体でその団体を抜ける
+            self.need(rest, re.escape(f"『{fight.base}』は{label}を抜けて単独行動に戻った"), die.heading)
+            members = [m for m in self.groups[label] if m != fight.base]
+            if len(members) < 2:
+                self.need(rest, re.escape(f"{label}は一人になったため解散") + r"（.*）", die.heading)
+                del self.groups[label]
+            else:
+                self.groups[label] = members
+            self.battle_done()
         else:
             self.problem(die.heading, f"a 仲間割れ ending in {outcome}: not replayed by this check")
 
@@ -1099,10 +1112,10 @@ class Replay:
         """Seed ④: 人数が減った場合は生き残り表の新規作成; the numbers are those of the table in force."""
         gone = self.take(rest, rf"今回の脱落：{NAME_LIST}")
         self.same(at, "今回の脱落", names_in(gone[1]) if gone else [], self.since_table)
-        self.need(rest, r"番号\s+都道府県\s+団体", at)
-        rows = {}
-        while row := self.take(rest, r"(\d+)\s+(\S+)\s+(単独|団体\d+)"):
-            rows[int(row[1])] = (row[2], row[3])
+        rows = {}  # the compact table: `1北海道 2青森[1] …` a few to a line, maybe after `地方：`
+        while row := self.take(rest, rf"(?:[^\s：]+：)?{SURVIVOR}(?: {SURVIVOR})*"):
+            for number, name, group in re.findall(SURVIVOR, row[0]):
+                rows[int(number)] = (name, f"団体{group}" if group else "単独")
         number = {name: n for n, name in self.numbering.items()}
         expected = {number.get(name, 0): (name, self.group_of(name) or "単独") for name in self.survivors()}
         self.same(at, "survivor table rows", rows, expected)
@@ -1358,10 +1371,10 @@ CORRUPTIONS = [
     ),
     ("transcript_6.txt", "『岩手』脱落（敗北）\n", "", "the dice put 『岩手』 out"),
     ("transcript_6.txt", "優勝は『北海道』", "優勝は『青森』", "the winner is the last one left"),
-    ("bot_assisted.txt", "dice1d8=3 (3)", "dice1d8=6 (6)", "face 6 is 敗北"),
+    ("bot_assisted.txt", "dice1d5=2 (2)\n1.勝利", "dice1d5=1 (1)\n1.勝利", "face 1 is 勝利"),
     ("bot_automatic.txt", "dice1d6=6 (6)", "dice1d6=5 (5)", "face 5 is 手を組む"),
     ("bot_automatic.txt", "dice1d9=7 (7)", "dice1d9=1 (1)", "final face → outcome"),
-    ("bot_automatic.txt", "1　岩手　単独\n残り1", "1　茨城　単独\n残り1", "survivor table rows"),
+    ("bot_automatic.txt", "1岩手\n残り1", "1茨城\n残り1", "survivor table rows"),
 ]
 
 

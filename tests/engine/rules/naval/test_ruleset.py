@@ -386,7 +386,10 @@ def test_an_order_without_a_post_has_no_anchor(state) -> None:
 
 
 def test_the_structured_result_is_recomputed_without_any_text(state) -> None:
-    orders = [order("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02", post=3), order("＜攻撃＞XYZ-DD-X-02、ABC-DD-A-01", post=4)]
+    orders = [
+        order("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02", post=3),
+        order("＜攻撃＞XYZ-DD-X-02、ABC-DD-A-01", post=4),
+    ]
     _, outcome = RULESET.resolve(state, orders, SeededSource(KEY))
     result = outcome.meta["result"]
     assert RULESET.verify_period(KEY, result) == []
