@@ -95,11 +95,13 @@ def _close_early_when_ready(game: Game) -> None:
 
 
 def _orders_of(game: Game, period: int) -> list[Order]:
+    stored = game.book.orders(period, ["accepted"])
+    written = {(o.post, o.line): o.written_at for o in stored}
     rows = periods.effective_orders(
         periods.ReadOrder(
             o.post, o.line, o.author, o.player, o.period, o.text, o.canonical, o.order_key, o.status
         )
-        for o in game.book.orders(period, ["accepted"])
+        for o in stored
     )
     orders = []
     for row in rows:
@@ -107,7 +109,9 @@ def _orders_of(game: Game, period: int) -> list[Order]:
         if not isinstance(parsed, OrderText):
             log.error("%s: stored order %r no longer parses; left out", game.id, row.canonical)
             continue
-        orders.append(Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical))
+        at = written.get((row.post, row.line))
+        when = datetime.fromisoformat(at) if at else None  # the post's own date, for rules that time it
+        orders.append(Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when))
     return orders
 
 

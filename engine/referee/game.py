@@ -162,10 +162,16 @@ class Game:
         return self.ruleset.finished(state)
 
     def missing_players(self, period: int) -> list[str]:
-        players = self.ruleset.players(self.state_before(period))
+        state = self.state_before(period)
+        players = self.ruleset.players(state)
         if not players:
             return []
-        sent = {o.player for o in self.book.orders(period, ["accepted"])}
+        sent: set[str] = set()
+        for order in self.book.orders(period, ["accepted"]):
+            # An order names its player; when that is not one of the game's players (a lord who
+            # changed name but kept the trip), the game says whom its author speaks for.
+            known = order.player in players
+            sent.update([order.player] if known else self.ruleset.players_of(state, order.author))
         return [player for player in players if player not in sent]
 
     def ready_players(self, period: int, state: Any) -> set[str]:

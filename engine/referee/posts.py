@@ -206,9 +206,14 @@ def take_orders(
 ) -> Report | None:
     """Take the orders read in this poll, post by post (a 取消 withdraws what its author wrote before
     it, in this poll too), and make the receipt."""
-    state = game.state_before(game.current_period())
+    current = game.current_period()
+    state = game.state_before(current)
+    # An order for a later period (written after the deadline, read in the grace time) is judged by
+    # the state it will meet, which does not exist yet: resolution says what becomes of it.
     readings = [
         (post, replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders)), period)
+        if period == current
+        else (post, reading, period)
         for post, reading, period in readings
     ]
     remarked = []

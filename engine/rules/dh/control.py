@@ -1,0 +1,103 @@
+"""Who may submit for whom, and what a 行動提出 line is refused for when it is received.
+
+A side's `trips` lists who submits for it (`名前◆TRIP`, `◆TRIP`, or a bare name when no trip is used);
+a side without any takes lines from anyone. Only the side whose phase it is may submit; a line naming
+an unknown character, a character of the other side, a square off the map, an attack on oneself or an
+unknown power is refused in the receipt with the reason (condition 2 of 行動の前提条件: 敵は動かせない).
+"""
+
+from __future__ import annotations
+
+from engine.rules.dh.orders import ATTACK, POWER, Command
+from engine.rules.dh.powers import first_side_penalty
+from engine.rules.dh.state import DHState, Side
+from engine.rules.dh.stats import present_since, why_cannot_act
+
+
+def identity(text: str) -> tuple[str, str | None]:
+    """`名前◆TRIP` → (名前, TRIP); a bare name has no trip."""
+    name, mark, trip = text.partition("◆")
+    return name.strip(), (trip.strip() if mark else None)
+
+
+def speaks_for(side: Side, author: str) -> bool:
+    """Whether `author` may submit for `side`: a listed trip (whatever the name), or a listed name
+    without a trip; anyone when the side lists nobody."""
+    if not side.trips:
+        return True
+    name, trip = identity(author)
+    for allowed in side.trips:
+        want_name, want_trip = identity(allowed)
+        if (want_trip is not None and want_trip == trip) or (want_trip is None and want_name == name):
+            return True
+    return False
+
+
+def ready_characters(state: DHState) -> list[str]:
+    """The characters of the side whose phase it is that can act now: who must submit."""
+    if state.winner is not None:
+        return []
+    side = state.acting.name
+    return [
+        c.name
+        for c in state.characters.values()
+        if c.side == side and why_cannot_act(c) is None and present_since(c, state.phase)
+    ]
+
+
+def _deed_problem(state: DHState, command: Command) -> str | None:
+    character = state.characters[command.character]
+    if command.deed == ATTACK:
+        target = state.characters.get(command.target or "")
+        if target is None:
+            return f"キャラクター「{command.target}」はいません"
+        if target is character:
+            return "自分自身は通常攻撃できません"
+        if target.side != character.side and first_side_penalty(state, character):
+            return "先手ペナルティ：第1ターンの先手は敵を通常攻撃できません"
+    if command.deed == POWER:
+        if not character.powers:
+            return f"{character.name}には特殊能力がありません"
+        if command.power and all(p.name != command.power for p in character.powers):
+            names = "、".join(p.name for p in character.powers)
+            return f"{character.name}の特殊能力は「{names}」です"
+        return _targets_problem(state, command)
+    return None
+
+
+def _targets_problem(state: DHState, command: Command) -> str | None:
+    """A power's named targets: each a character (or one square), no more than the power takes."""
+    names = [name for name in (command.target or "").split("、") if name]
+    if len(names) == 1 and state.grid.contains(names[0]):
+        return None
+    character = state.characters[command.character]
+    power = next((p for p in character.powers if p.name == command.power), character.powers[0])
+    unknown = [name for name in names if name not in state.characters]
+    if unknown:
+        return f"キャラクター「{'、'.join(unknown)}」はいません"
+    if len(names) > power.targets:
+        return f"「{power.name}」の対象は{power.targets}人までです"
+    return None
+
+
+def _square_problem(state: DHState, command: Command) -> str | None:
+    grid = state.grid
+    for square in (command.square, command.to):
+        if square is not None and not grid.contains(square):
+            return f"{square}はMAP（{state.rows[0]}～{state.rows[-1]} × 1～{state.columns}）の外です"
+    return None
+
+
+def check_order(state: DHState, command: Command, author: str) -> str | None:
+    """Why a 行動提出 line cannot be taken from `author` now (for the receipt), or None."""
+    if state.winner is not None:
+        return "このゲームは終了しています"
+    character = state.characters.get(command.character)
+    if character is None:
+        return f"キャラクター「{command.character}」はいません"
+    acting = state.acting
+    if not speaks_for(acting, author):
+        return f"今は{acting.name}のフェイズです（{author}は{acting.name}の提出者ではありません）"
+    if character.side != acting.name:
+        return f"{character.name}は{character.side}のキャラクターです（敵は動かせません）"
+    return _square_problem(state, command) or _deed_problem(state, command)

@@ -1,0 +1,136 @@
+"""The 行動提出 grammar: one line per character, in the forms players post, full or half width.
+
+    名前 C7移動                      名前: C3 攻撃 相手          名前 C3へ移動 相手を攻撃
+    名前: D3で能力使用 対象は相手    名前 能力「火球」 対象はC4   名前 待機
+    名前 C3 能力 対象は相手 移動先はC5 (強制移動の行き先)       名前 再行動 C4 攻撃 相手
+
+A line is an order when, after the name, it begins with a square or a deed word (移動・攻撃・能力・
+待機・再行動); such a line that cannot be read is a `Rejection` with the reason. Names are checked
+against the state when the line is received (`rules.check_order`), not here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+from engine.rules.dh.board import normalize_square
+
+WAIT, ATTACK, POWER = "待機", "攻撃", "能力"
+
+_BULLET = regex.compile(r"^[・\-*●○◎◇]+\s*")  # a list mark before the name
+_HEAD = regex.compile(r"^\s*([^\s:：、,]+?)\s*(?:[:：]\s*|\s+)(.+?)\s*$")
+_SQUARE = r"([A-Za-z]\d{1,2})"
+_MOVE_VERB = regex.compile(rf"^{_SQUARE}\s*(?:へ|に|まで)?\s*移動(?:して|し)?[\s、,。→]*")
+_MOVE_BARE = regex.compile(rf"^{_SQUARE}\s*(?:で|へ|に)?(?=$|[\s、,。→]|攻撃|通常攻撃|能力|待機)[\s、,。→]*")
+_KEYWORD = regex.compile(
+    r"^(?:再行動|移動|攻撃|通常攻撃|能力|待機|[A-Za-z]\d{1,2}(?!\d)|\S+?\s*(?:に|を|へ)\s*(?:通常攻撃|攻撃|能力))"
+)
+_DEED_WORD = regex.compile(r"移動|攻撃|能力|待機")
+_ATTACK_FIRST = regex.compile(r"^(?:通常)?攻撃\s*(?:対象は|対象|→|>)?\s*[:：]?\s*(\S+?)\s*$")
+_ATTACK_AFTER = regex.compile(r"^([^\s、,→]+?)\s*(?:に|を|へ)\s*(?:通常)?攻撃\s*$")
+_POWER = regex.compile(
+    r"^能力(?:使用)?\s*(?:[「（(『【](?P<power>[^」）)』】]+)[」）)』】])?\s*"
+    r"(?:(?:対象は|対象|→)\s*[:：]?\s*(?P<target>[^\s、,]+(?:\s*[、,]\s*(?!移動先)[^\s、,]+)*))?[\s、,]*"
+    r"(?:移動先\s*(?:は|[:：])?\s*(?P<to>[A-Za-z]\d{1,2}))?\s*$"
+)
+_POWER_AFTER = regex.compile(
+    r"^(?P<target>[^\s、,]+?)\s*(?:に|へ|を対象に)\s*能力(?:使用)?\s*(?:[「（(『【](?P<power>[^」）)』】]+)[」）)』】])?\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One character's 行動: where it moves (None: it stays) and its deed (動作)."""
+
+    character: str
+    square: str | None = None
+    deed: str = WAIT
+    target: str | None = None  # a character's name (a power's: names joined by 、), or a square
+    power: str | None = None  # which power, when the character has more than one
+    to: str | None = None  # 移動先 of a 強制移動
+    again: bool = False  # the line of a 再行動
+
+    @property
+    def canonical(self) -> str:
+        parts = [self.character]
+        if self.again:
+            parts.append("再行動")
+        if self.square:
+            parts.append(f"{self.square}移動")
+        if self.deed == ATTACK:
+            parts.append(f"攻撃 {self.target}")
+        elif self.deed == POWER:
+            parts.append(f"能力「{self.power}」" if self.power else "能力")
+            if self.target:
+                parts.append(f"対象は{self.target}")
+            if self.to:
+                parts.append(f"移動先は{self.to}")
+        else:
+            parts.append(WAIT)
+        return " ".join(parts)
+
+    @property
+    def key(self) -> str:
+        """The last line with the same key wins: one per character (and one for its 再行動)."""
+        return f"{self.character}/再行動" if self.again else self.character
+
+
+@dataclass(frozen=True)
+class Refused:
+    text: str
+    reason: str
+
+
+def _target(text: str | None) -> str | None:
+    """A target as written: a square (`Ｃ４` → `C4`), a name, or several names joined by 、."""
+    if text is None:
+        return None
+    parts = [part.strip() for part in regex.split(r"[、,]", text) if part.strip()]
+    return "、".join(normalize_square(part) or part for part in parts)
+
+
+def _deed(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
+    """(deed, target, power, to) from what follows the move, or None when it cannot be read."""
+    rest = rest.strip(" 、,。")
+    if rest in ("", WAIT, "動作待機", "移動のみ"):
+        return WAIT, None, None, None
+    if match := _ATTACK_FIRST.match(rest) or _ATTACK_AFTER.match(rest):
+        return ATTACK, match[1], None, None
+    if match := _POWER.match(rest):
+        return POWER, _target(match["target"]), match["power"], normalize_square(match["to"] or "")
+    if match := _POWER_AFTER.match(rest):
+        return POWER, _target(match["target"]), match["power"], None
+    return None
+
+
+def parse(text: str) -> Command | Refused | None:
+    """One line as a character's 行動 (None: not an order line)."""
+    line = _BULLET.sub("", unicodedata.normalize("NFKC", text).strip())
+    head = _HEAD.match(line)
+    if head is None:
+        return None
+    name, rest = head[1], head[2]
+    if not _KEYWORD.match(rest):
+        return None
+    again = rest.startswith("再行動")
+    rest = rest.removeprefix("再行動").strip(" 、,:")
+    square = None
+    if move := _MOVE_VERB.match(rest) or _MOVE_BARE.match(rest):
+        square = normalize_square(move[1])
+        rest = rest[move.end() :]
+    elif rest.startswith("移動"):
+        return Refused(line, "移動先のマスを C4 のように書いてください（例：名前 C4移動 攻撃 相手）")
+    deed = _deed(rest)
+    if deed is None and not _DEED_WORD.search(head[2]):
+        return None  # a name, a square and chat: not an order
+    if deed is None:
+        return Refused(
+            line, "動作が読めません（例：名前 C3 攻撃 相手 ／ 名前 D3で能力使用 対象は相手 ／ 名前 待機）"
+        )
+    kind, target, power, to = deed
+    if kind == ATTACK and target is not None and normalize_square(target):
+        return Refused(line, "通常攻撃の対象はキャラクターの名前で書いてください")
+    return Command(name, square, kind, target, power, to, again)

@@ -1,0 +1,199 @@
+"""DH as a clocked ruleset: each phase is a period (phase p = turn (p + 1) // 2, 先手 when p is odd).
+
+- An order line is one character's 行動; its player is the character, so reminders name the
+  characters still without a line and the last line per character wins (`order_key`); a 再行動 line
+  has a key of its own. A side's submitter's ready word readies all its characters (`players_of`).
+- `check` refuses at receipt what `control.check_order` names; `resolve` checks the author again
+  (condition 2) and resolves the phase (`phase.py`).
+- ORDERS.txt for `threadgm adjudicate`: one line per order as posted, optionally headed by
+  `[名前◆TRIP]` (who posted it; default: the first submitter of the character's side).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import regex
+
+from engine.report import Report
+from engine.rng import RandomSource
+from engine.rules.dh import sim, verify
+from engine.rules.dh.control import check_order, ready_characters, speaks_for
+from engine.rules.dh.help import HELP, SUMMARY
+from engine.rules.dh.orders import Command, Refused, parse
+from engine.rules.dh.phase import resolve_phase
+from engine.rules.dh.report import build_report, status_report
+from engine.rules.dh.scenario import initial_state
+from engine.rules.dh.state import DHState, state_from_dict, state_to_dict
+from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+
+_AUTHOR = regex.compile(r"^\s*\[([^\]]+)\]\s*(.*)$")
+_DURATION = regex.compile(r"^(?:(\d+)\s*分)?\s*(?:(\d+)\s*秒?)?$")
+_STATS = ("hp", "mind", "attack", "defense", "square")
+
+
+def _seconds(text: str) -> int:
+    """`75`, `75秒`, `1分15秒` → 75."""
+    match = _DURATION.match(unicodedata.normalize("NFKC", str(text)).strip())
+    if match is None or not (match[1] or match[2]):
+        raise ValueError(f"遅刻「{text}」は秒数で書いてください（例：75 ／ 1分15秒）")
+    return int(match[1] or 0) * 60 + int(match[2] or 0)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("late", "このフェイズの陣営の遅刻（秒。例：late=75、late=1分15秒）", _seconds),
+    Setting("winner", "勝者の陣営（降参など。引き分けも可）", str),
+    Setting("dp.<陣営名>", "その陣営のDP（整数）", int),
+    Setting(
+        "characters.<名前>.hp", "キャラクターの体力・精神・攻撃力・防御力（hp・mind・attack・defense）", int
+    ),
+    Setting("characters.<名前>.square", "キャラクターのマス（例：C3）", str),
+)
+
+
+def _set_character(state: DHState, name: str, key: str, value: Any) -> None:
+    character = state.characters.get(name)
+    if character is None:
+        raise ValueError(f"キャラクター「{name}」はいません")
+    if key not in _STATS:
+        raise ValueError(f"キャラクターの {key} は設定できません（{'・'.join(_STATS)}）")
+    if key == "square":
+        square = unicodedata.normalize("NFKC", str(value)).strip().upper()
+        if not state.grid.open(square):
+            raise ValueError(f"{value}はMAPの外か壁です")
+        character.square = square
+        return
+    number = int(unicodedata.normalize("NFKC", str(value)))
+    if number < 0:
+        raise ValueError("0以上の整数にしてください")
+    setattr(character, key, number)
+    if key == "hp" and number == 0:
+        character.alive, character.square = False, None
+
+
+def rules_in_force(state: DHState) -> list[str]:
+    """The campaign options of this game, one short phrase each (the opening post)."""
+    options = state.options
+    first, second = (side.name for side in state.sides)
+    found = [f"先手 {first}・後手 {second}", f"最終ターン {options.turn_limit}"]
+    found += [
+        name for name, on in (("先手ペナルティ", options.first_penalty), ("半必中", options.half_hit)) if on
+    ]
+    found += ["必中"] if options.sure_hit else []
+    found += ["瀕死（体力1で移動不可）"] if options.dying else []
+    found.append(f"DP 撃破1人{options.dp_per_kill}・味方死亡で精神-{options.ally_death_mind}")
+    found += [f"増援 {w.side} 第{w.turn}ターン {w.count}人" for w in state.reinforcements]
+    found.append(f"遅刻 最初{options.late_first}人＋1分ごと{options.late_per_minute}人")
+    return found
+
+
+class DHRuleset(ClockedRuleset[DHState, Command]):
+    ID = "dh"
+    NAME = "ダンゲロス・ハルマゲドン"
+    HELP = HELP
+    SUMMARY = SUMMARY
+    settings: Sequence[Setting] = SETTINGS
+
+    def rules_in_force(self, state: DHState) -> list[str]:
+        return rules_in_force(state)
+
+    def read_scenario(self, text: str) -> dict[str, Any]:
+        data = super().read_scenario(text)
+        initial_state(data)  # a scenario the rules cannot play is refused here, with why
+        return data
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> DHState:
+        return initial_state(scenario)
+
+    def state_to_dict(self, state: DHState) -> dict:
+        return state_to_dict(state)
+
+    def state_from_dict(self, data: dict) -> DHState:
+        return state_from_dict(data)
+
+    def parse_line(self, line: str) -> OrderText | Rejection | None:
+        parsed = parse(line)
+        if parsed is None:
+            return None
+        if isinstance(parsed, Refused):
+            return Rejection(parsed.text, parsed.reason)
+        return OrderText(parsed, parsed.canonical, parsed.character)
+
+    def order_key(self, order: Order) -> str:
+        command = order.command
+        return command.key if isinstance(command, Command) else order.player
+
+    def check(self, state: DHState, order: Order) -> str | None:
+        command = order.command
+        return check_order(state, command, order.author) if isinstance(command, Command) else None
+
+    def players(self, state: DHState) -> list[str] | None:
+        return ready_characters(state) or None
+
+    def players_of(self, state: DHState, author: str) -> list[str]:
+        sides = {side.name for side in state.sides if side.trips and speaks_for(side, author)}
+        return [c.name for c in state.characters.values() if c.side in sides]
+
+    def read_orders(self, state: DHState, text: str) -> list[Order]:
+        orders: list[Order] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            match = _AUTHOR.match(raw)
+            author, body = (match[1].strip(), match[2]) if match else (None, raw)
+            parsed = self.parse_line(body)
+            if not isinstance(parsed, OrderText):
+                why = parsed.reason if isinstance(parsed, Rejection) else "行動提出として読めません"
+                raise RulesetError(f"{number}行目「{raw.strip()}」: {why}")
+            command = parsed.command
+            if author is None:
+                character = state.characters.get(command.character)
+                side = state.side(character.side) if character else state.acting
+                author = side.trips[0] if side.trips else side.name
+            orders.append(Order(number, 0, author, command.character, command, parsed.canonical))
+        return orders
+
+    def resolve(
+        self, state: DHState, orders: Sequence[Order], source: RandomSource
+    ) -> tuple[DHState, Report]:
+        lines = [(order.author, order.command) for order in orders if isinstance(order.command, Command)]
+        after, phase, ctx = resolve_phase(state, lines, source)
+        return after, build_report(state, after, phase, ctx)
+
+    def status(self, state: DHState) -> Report:
+        return status_report(state)
+
+    def finished(self, state: DHState) -> bool:
+        return state.winner is not None
+
+    def set_value(self, state: DHState, path: str, value: Any) -> DHState:
+        new = state_from_dict(state_to_dict(state))
+        parts = path.split(".")
+        if path == "late":
+            new.late = _seconds(str(value))
+        elif path == "winner":
+            if value not in [side.name for side in new.sides] + ["引き分け"]:
+                raise ValueError(f"勝者は {'・'.join(s.name for s in new.sides)}・引き分け のどれかです")
+            new.winner, new.reason = str(value), "GMの裁定"
+        elif len(parts) == 2 and parts[0] == "dp" and parts[1] in new.dp:
+            new.dp[parts[1]] = int(unicodedata.normalize("NFKC", str(value)))
+        elif len(parts) == 3 and parts[0] == "characters":
+            _set_character(new, parts[1], parts[2], value)
+        else:
+            known = "、".join(setting.path for setting in SETTINGS)
+            raise ValueError(f"{path} は設定できません（設定できるもの: {known}）")
+        return new
+
+    def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
+        return sim.simulate(scenario, runs, seed, as_json=as_json)
+
+    def read_period(self, lines: Sequence[str]) -> dict[str, Any]:
+        return verify.read_period(lines)
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        return verify.verify_period(key, result)
+
+
+RULESET = DHRuleset()

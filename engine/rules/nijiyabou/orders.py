@@ -1,0 +1,282 @@
+"""The order grammar of にじ野望: one line, one order, after NFKC (full- and half-width alike).
+
+    東京：外交 同盟 大阪              東京：外交 共同攻撃 滋賀 京都 伏見ガク
+    東京：外交 降伏させる 大阪        大阪：外交 降伏する 東京
+    東京：内政                        東京：徴兵 足軽2000 鉄砲500
+    東京：移動 埼玉 月ノ美兎 足軽2000 国力3
+    東京：出陣 神奈川 月ノ美兎(騎兵) 剣持刀也(足軽3000) 共同 埼玉 静凛
+    東京：配信 月ノ美兎 統率
+    東京：編成 月ノ美兎(騎兵) 剣持刀也(足軽)     東京：救援 月ノ美兎     東京：委任 剣持刀也
+    参加 月ノ美兎 ／ 参加 東京        引き抜き 剣持刀也     寝返り 剣持刀也 月ノ美兎     下克上 剣持刀也
+
+An area is written as the seed does (`東京`) or in full (`東京都`, `愛知県`); `：` or `:` follows it.
+A line is an order only when it starts with `参加` `引き抜き` `寝返り` `下克上`, or with an area, a colon
+and a command word; anything else is chat. A line that is an order but cannot be read is a
+`Rejection` with the reason. Names are checked against the state later (`authority.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from engine.rules.nijiyabou.names import TROOPS, area_name, nfkc, stat_name, troop_name
+from engine.ruleset import OrderText, Rejection
+
+DIPLOMACY, DOMESTIC, CONSCRIPT, MOVE, SORTIE, STREAM = "外交", "内政", "徴兵", "移動", "出陣", "配信"
+COMMANDS = (DIPLOMACY, DOMESTIC, CONSCRIPT, MOVE, SORTIE, STREAM)  # one of these per area
+ORGANIZE, RELIEF, DELEGATE = "編成", "救援", "委任"  # designations: no command used
+ALLY, JOINT, DEMAND, YIELD = "同盟", "共同攻撃", "降伏させる", "降伏する"
+CLAIM, POACH, DEFECT, REVOLT = "参加", "引き抜き", "寝返り", "下克上"
+NONE_WORDS = ("なし", "無し", "解除")
+MAX_SORTIE = 4
+
+_DOT = regex.compile(r"\s*[・･]\s*")
+_AREA_LINE = regex.compile(r"^\s*(\S+?)\s*[:：]\s*(\S+)(?:\s+(.*?))?\s*$")
+_ACT_LINE = regex.compile(rf"^\s*({CLAIM}|{POACH}|{DEFECT}|{REVOLT})(?:\s+(.*?))?\s*$")
+_SPLIT = regex.compile(r"[\s、,]+")
+_UNIT = regex.compile(r"^(.+?)\((\S+?)(\d*)\)$")
+_AMOUNT = regex.compile(rf"^({'|'.join(TROOPS)}|国力)(\d+)$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    liver: str
+    troop: str
+    amount: int | None = None  # None: all of that type in the area
+
+    def text(self) -> str:
+        return f"{self.liver}({self.troop}{self.amount if self.amount is not None else ''})"
+
+
+@dataclass(frozen=True)
+class AreaOrder:
+    """One of the six commands (or a designation) for one area."""
+
+    area: str
+    kind: str
+    target: str | None = None  # 外交/移動/出陣: the other area (or lord); 配信: the liver
+    act: str | None = None  # 外交: 同盟 / 共同攻撃 / 降伏させる / 降伏する; 配信: the chosen stat
+    units: tuple[Unit, ...] = ()  # 出陣 / 編成
+    livers: tuple[str, ...] = ()  # 移動 / 救援 / 委任 / 共同攻撃's liver
+    amounts: tuple[tuple[str, int], ...] = ()  # 徴兵 / 移動: (type or 国力, amount)
+    joint: tuple[str, str] | None = None  # 出陣 … 共同 AREA LIVER; 外交 共同攻撃: (from area, liver)
+
+
+@dataclass(frozen=True)
+class Act:
+    """参加 / 引き抜き / 寝返り / 下克上: orders of a player, not of an area."""
+
+    kind: str
+    liver: str
+    other: str | None = None  # 寝返り: the lord it goes to
+
+
+Command = AreaOrder | Act
+
+
+def canonical(command: Command) -> str:
+    if isinstance(command, Act):
+        return " ".join(part for part in (command.kind, command.liver, command.other) if part)
+    parts = [command.kind]
+    if command.kind == DIPLOMACY:
+        parts += [command.act or "", command.target or ""]
+        parts += list(command.joint or ())
+    elif command.kind in (MOVE, SORTIE, STREAM):
+        parts += [command.target] if command.target else []
+    if command.kind == STREAM and command.act:
+        parts.append(command.act)
+    parts += [unit.text() for unit in command.units]
+    if command.kind in (MOVE, RELIEF, DELEGATE):
+        parts += list(command.livers) or ([NONE_WORDS[0]] if command.kind != MOVE else [])
+    parts += [f"{what}{amount}" for what, amount in command.amounts]
+    if command.kind == SORTIE and command.joint:
+        parts += ["共同", *command.joint]
+    if command.kind == ORGANIZE and not command.units:
+        parts.append(NONE_WORDS[0])
+    return f"{command.area}：{' '.join(parts)}"
+
+
+def parse_line(raw: str) -> OrderText | Rejection | None:
+    text = _DOT.sub("・", nfkc(raw)).strip()
+    if (match := _ACT_LINE.match(text)) is not None:
+        return _done(raw, _act(match[1], _tokens(match[2])))
+    match = _AREA_LINE.match(text)
+    if match is None or (area := area_name(match[1])) is None:
+        return None
+    word = match[2]
+    kind = next((k for k in (*COMMANDS, ORGANIZE, RELIEF, DELEGATE) if word == k), None)
+    if kind is None:
+        return None
+    return _done(raw, _area_order(area, kind, _tokens(match[3])))
+
+
+def _done(raw: str, parsed: Command | str) -> OrderText | Rejection:
+    if isinstance(parsed, str):
+        return Rejection(raw.strip(), parsed)
+    return OrderText(parsed, canonical(parsed))
+
+
+def _tokens(text: str | None) -> list[str]:
+    return [token for token in _SPLIT.split(text or "") if token]
+
+
+def _act(kind: str, args: list[str]) -> Command | str:
+    wanted = 2 if kind == DEFECT else 1
+    if len(args) != wanted:
+        forms = {
+            CLAIM: "参加 月ノ美兎（ライバー名か最初のエリア名）",
+            POACH: "引き抜き 剣持刀也（引き抜くライバー）",
+            DEFECT: "寝返り 剣持刀也 月ノ美兎（自分のライバー、寝返り先の君主）",
+            REVOLT: "下克上 剣持刀也（自分のライバー）",
+        }
+        return f"{kind}は「{forms[kind]}」の形で書いてください"
+    return Act(kind, args[0], args[1] if kind == DEFECT else None)
+
+
+def _area_order(area: str, kind: str, args: list[str]) -> Command | str:
+    reader = {
+        DIPLOMACY: _diplomacy,
+        DOMESTIC: _nothing,
+        CONSCRIPT: _conscript,
+        MOVE: _move,
+        SORTIE: _sortie,
+        STREAM: _stream,
+        ORGANIZE: _organize,
+        RELIEF: _single,
+        DELEGATE: _single,
+    }[kind]
+    return reader(area, kind, args)
+
+
+def _nothing(area: str, kind: str, args: list[str]) -> Command | str:
+    return f"{kind}には何も付けません（例：{area}：{kind}）" if args else AreaOrder(area, kind)
+
+
+def _diplomacy(area: str, kind: str, args: list[str]) -> Command | str:
+    usage = f"（例：{area}：外交 同盟 大阪 ／ 外交 共同攻撃 滋賀 京都 伏見ガク ／ 外交 降伏させる 大阪 ／ 外交 降伏する 大阪）"
+    if not args or args[0] not in (ALLY, JOINT, DEMAND, YIELD):
+        return f"外交は 同盟・共同攻撃・降伏させる・降伏する のどれかです{usage}"
+    act, rest = args[0], args[1:]
+    if act == JOINT:
+        if len(rest) != 3 or area_name(rest[0]) is None or area_name(rest[1]) is None:
+            return f"共同攻撃は 攻撃先のエリア、部隊を出すエリア、率いるライバー の順に書きます{usage}"
+        return AreaOrder(area, kind, area_name(rest[0]), act, joint=(area_name(rest[1]) or "", rest[2]))
+    if len(rest) != 1:
+        return f"{act}の相手（エリア名か君主のライバー名）をひとつ書いてください{usage}"
+    return AreaOrder(area, kind, area_name(rest[0]) or rest[0], act)
+
+
+def _amounts(args: list[str], allow_power: bool) -> tuple[list[tuple[str, int]], list[str]]:
+    """`足軽2000` / `足軽 2000` / `国力3` tokens, and the other tokens."""
+    amounts, rest, index = [], [], 0
+    while index < len(args):
+        token = args[index]
+        if (
+            (troop_name(token) or (allow_power and token == "国力"))
+            and index + 1 < len(args)
+            and args[index + 1].isdigit()
+        ):
+            token, index = token + args[index + 1], index + 1
+        match = _AMOUNT.match(token)
+        if match and (allow_power or match[1] != "国力"):
+            amounts.append((match[1], int(match[2])))
+        else:
+            rest.append(token)
+        index += 1
+    return amounts, rest
+
+
+def _conscript(area: str, kind: str, args: list[str]) -> Command | str:
+    amounts, rest = _amounts(args, allow_power=False)
+    if rest or not amounts:
+        return f"徴兵は兵種と数を書いてください（例：{area}：徴兵 足軽2000 鉄砲500）"
+    if any(amount <= 0 for _, amount in amounts) or len({t for t, _ in amounts}) != len(amounts):
+        return "徴兵の数は1以上、同じ兵種は1回だけ書いてください"
+    return AreaOrder(area, kind, amounts=tuple(amounts))
+
+
+def _move(area: str, kind: str, args: list[str]) -> Command | str:
+    usage = f"（例：{area}：移動 埼玉 月ノ美兎 足軽2000 国力3）"
+    if not args or area_name(args[0]) is None:
+        return f"移動先のエリアを最初に書いてください{usage}"
+    amounts, livers = _amounts(args[1:], allow_power=True)
+    if not amounts and not livers:
+        return f"移動させるライバー・兵・国力を書いてください{usage}"
+    if any(amount <= 0 for _, amount in amounts):
+        return "移動させる数は1以上にしてください"
+    return AreaOrder(area, kind, area_name(args[0]), livers=tuple(livers), amounts=tuple(amounts))
+
+
+def _unit(token: str) -> Unit | str:
+    if token.startswith("国力"):
+        return "出陣の時に国力ポイントを持っていくことはできません"
+    match = _UNIT.match(token)
+    if match is None or troop_name(match[2]) is None:
+        return f"「{token}」は ライバー名(兵種) か ライバー名(兵種と数) の形で書いてください（例：月ノ美兎(騎兵)）"
+    return Unit(match[1], troop_name(match[2]) or "", int(match[3]) if match[3] else None)
+
+
+def _units(tokens: list[str]) -> list[Unit] | str:
+    units = []
+    for token in tokens:
+        unit = _unit(token)
+        if isinstance(unit, str):
+            return unit
+        units.append(unit)
+    if len({u.troop for u in units}) != len(units) or len({u.liver for u in units}) != len(units):
+        return "同じ兵種・同じライバーは1部隊だけです（兵種ごとに違うライバーが率います）"
+    return units
+
+
+def _sortie(area: str, kind: str, args: list[str]) -> Command | str:
+    usage = f"（例：{area}：出陣 神奈川 月ノ美兎(騎兵) 剣持刀也(足軽3000) 共同 埼玉 静凛）"
+    if not args or area_name(args[0]) is None:
+        return f"出陣先のエリアを最初に書いてください{usage}"
+    rest, joint = args[1:], None
+    if "共同" in rest:
+        at = rest.index("共同")
+        tail, rest = rest[at + 1 :], rest[:at]
+        if len(tail) != 2 or area_name(tail[0]) is None:
+            return f"共同のあとには部隊を出す自国のエリアと率いるライバーを書きます{usage}"
+        joint = (area_name(tail[0]) or "", tail[1])
+    units = _units(rest)
+    if isinstance(units, str):
+        return units + usage
+    if len(units) > MAX_SORTIE:
+        return f"1度に出陣できる武将は{MAX_SORTIE}人までです"
+    if any(u.amount == 0 for u in units):
+        return "兵力0の部隊は出陣できません"
+    return AreaOrder(area, kind, area_name(args[0]), units=tuple(units), joint=joint)
+
+
+def _stream(area: str, kind: str, args: list[str]) -> Command | str:
+    if len(args) > 2 or (len(args) == 2 and stat_name(args[1]) is None):
+        return (
+            f"配信は「{area}：配信 ライバー名 能力」の形です（能力は 統率・武勇・智略・政治、どちらも省略可）"
+        )
+    if len(args) == 1 and stat_name(args[0]) is not None:
+        return AreaOrder(area, kind, None, stat_name(args[0]))
+    return AreaOrder(area, kind, args[0] if args else None, stat_name(args[1]) if len(args) == 2 else None)
+
+
+def _organize(area: str, kind: str, args: list[str]) -> Command | str:
+    if len(args) == 1 and args[0] in NONE_WORDS:
+        return AreaOrder(area, kind)
+    units = (
+        _units(args)
+        if args
+        else "編成は ライバー名(兵種) を並べて書いてください（例：月ノ美兎(騎兵) 剣持刀也(足軽)）"
+    )
+    if isinstance(units, str):
+        return units
+    if any(u.amount is not None for u in units):
+        return "編成では数を書きません（その兵種の全軍を率います）"
+    return AreaOrder(area, kind, units=tuple(units))
+
+
+def _single(area: str, kind: str, args: list[str]) -> Command | str:
+    if len(args) != 1:
+        return f"{kind}はライバーをひとり書いてください（取り消しは「{area}：{kind} なし」）"
+    return AreaOrder(area, kind, livers=() if args[0] in NONE_WORDS else (args[0],))

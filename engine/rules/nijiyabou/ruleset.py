@@ -1,0 +1,206 @@
+"""にじ野望 as a clocked ruleset: the adapter between the periods machinery and the pure season
+(`resolve.py`), the receipt checks (`authority.py`), 設定, 状態 and the players of a season.
+
+- Orders are keyed per author and area slot (one command, one 編成, one 救援, one 委任 per area; one
+  of each act per liver), so a later line of the same author replaces the earlier one and another
+  author's line never hides it; `resolve` keeps the controller's.
+- `players` are the players of the lords and of the vassals with delegated areas (reminders name
+  those who sent nothing); a missing area does nothing (no order is assumed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.report import Block, Report, heading, line, report
+from engine.rng import RandomSource
+from engine.rules.nijiyabou import authority, sim, verify
+from engine.rules.nijiyabou import report as season_report
+from engine.rules.nijiyabou.help import HELP
+from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, key, nfkc
+from engine.rules.nijiyabou.orders import Act, AreaOrder, Command, parse_line
+from engine.rules.nijiyabou.resolve import resolve_season
+from engine.rules.nijiyabou.scenario import adjacency, read_toml
+from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
+from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "players.<ライバー>",
+        "プレイヤーの割り当て（名前◆トリップ、外すときは なし）。ライバーは名前か最初のエリア名",
+    ),
+    Setting("areas.<エリア>.owner", "エリアを支配する国（君主のライバー名）"),
+    Setting("areas.<エリア>.power", "エリアの国力（0以上の整数）", int),
+    Setting("areas.<エリア>.troops.<兵種>", "エリアの兵数（0以上の整数）", int),
+    Setting("livers.<ライバー>.<能力>", "ライバーの 統率・武勇・智略・政治（1～100）", int),
+    Setting("livers.<ライバー>.area", "ライバーのいるエリア（自国のエリア）"),
+    Setting(
+        "countries.<君主>.allies",
+        "同盟国（君主のライバー名を「,」区切りで。なしで解消）。相手の側も同じになります",
+    ),
+    Setting("adjacency.add", "隣接を足す（例：千葉-神奈川）"),
+    Setting("adjacency.cut", "隣接を外す（例：北海道-青森）"),
+)
+
+
+def _liver_key(state: State, text: str) -> str:
+    found = authority.claim_target(state, text)
+    if found is None:
+        raise RulesetError(f"ライバー「{text}」はいません")
+    return found
+
+
+def _number(value: Any, low: int, high: int | None = None) -> int:
+    text = nfkc(str(value)).strip()
+    if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
+        raise RulesetError(
+            f"「{value}」は{low}以上{'' if high is None else f'{high}以下'}の整数にしてください"
+        )
+    return int(text)
+
+
+def _set_area(state: State, name: str, parts: list[str], value: Any) -> None:
+    area = state.areas[name]
+    if parts == ["owner"]:
+        country = _liver_key(state, str(value))
+        if country not in state.countries:
+            raise RulesetError(f"{value}は君主ではありません")
+        area.owner = country
+    elif parts == ["power"]:
+        area.power = _number(value, 0)
+    elif len(parts) == 2 and parts[0] == "troops" and parts[1] in TROOPS:
+        area.troops[parts[1]] = _number(value, 0)
+    else:
+        raise RulesetError("エリアで設定できるのは owner・power・troops.<兵種> です")
+
+
+def _set_liver(state: State, liver: str, field: str, value: Any) -> None:
+    found = state.livers[liver]
+    if field in STATS:
+        found.stats[field] = _number(value, 1, 100)
+    elif field == "area" and (area := area_name(str(value))) is not None:
+        found.area = area
+    else:
+        raise RulesetError("ライバーで設定できるのは 統率・武勇・智略・政治・area です")
+
+
+def _set_allies(state: State, country: str, text: str) -> None:
+    if country not in state.countries:
+        raise RulesetError(f"{state.livers[country].name}は君主ではありません")
+    names = (
+        [] if text in ("なし", "無し", "-") else [n for n in text.replace("、", ",").split(",") if n.strip()]
+    )
+    allies = [_liver_key(state, name.strip()) for name in names]
+    if any(ally not in state.countries or ally == country for ally in allies):
+        raise RulesetError("同盟国は他国の君主にしてください")
+    for other in state.countries.values():
+        other.allies = [a for a in other.allies if a != country]
+    state.countries[country].allies = allies
+    for ally in allies:
+        state.countries[ally].allies.append(country)
+
+
+def set_value(state: State, path: str, value: Any) -> State:
+    new = from_dict(to_dict(state))
+    head, *parts = nfkc(path).split(".")
+    text = str(value).strip()
+    if head == "players" and len(parts) == 1:
+        liver = _liver_key(new, parts[0])
+        new.livers[liver].player = None if text in ("なし", "無し", "-") else text
+    elif head == "areas" and parts and area_name(parts[0]):
+        _set_area(new, area_name(parts[0]) or "", parts[1:], value)
+    elif head == "livers" and len(parts) == 2:
+        _set_liver(new, _liver_key(new, parts[0]), parts[1], value)
+    elif head == "countries" and len(parts) == 2 and parts[1] == "allies":
+        _set_allies(new, _liver_key(new, parts[0]), text)
+    elif head == "adjacency" and parts in (["add"], ["cut"]):
+        links = {
+            "links": {"land": [f"{a}-{b}" for a, b in new.rules.adjacency]},
+            "kinds": ["land"],
+            parts[0]: [text],
+        }
+        new.rules = replace(new.rules, adjacency=adjacency(links))
+    else:
+        known = "、".join(setting.path for setting in SETTINGS)
+        raise RulesetError(f"{path} は設定できません（設定できるもの: {known}）")
+    return new
+
+
+class NijiyabouRuleset(ClockedRuleset[State, Command]):
+    ID = "nijiyabou"
+    NAME = "にじ野望"
+    HELP = HELP
+    settings: Sequence[Setting] = SETTINGS
+
+    def read_scenario(self, text: str) -> dict[str, Any]:
+        return read_toml(text)
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> State:
+        return initial_state(scenario)
+
+    def state_to_dict(self, state: State) -> dict:
+        return to_dict(state)
+
+    def state_from_dict(self, data: dict) -> State:
+        return from_dict(data)
+
+    def parse_line(self, line: str) -> OrderText | Rejection | None:
+        return parse_line(line)
+
+    def order_key(self, order: Order) -> str:
+        command = order.command
+        if isinstance(command, AreaOrder):
+            slot = command.kind if command.kind in ("編成", "救援", "委任") else "command"
+            return f"{authority.identity(order.author)[1] or order.author}|{command.area}|{slot}"
+        assert isinstance(command, Act)
+        return f"{authority.identity(order.author)[1] or order.author}|{command.kind}|{key(command.liver)}"
+
+    def check(self, state: State, order: Order) -> str | None:
+        return authority.problem(state, order.command, order.author)
+
+    def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
+        new, season = resolve_season(state, orders, source)
+        return new, season_report.season_report(state, new, season)
+
+    def players(self, state: State) -> list[str] | None:
+        found = [
+            liver.player
+            for k, liver in state.livers.items()
+            if liver.alive
+            and liver.player
+            and (k in state.countries or any(area.delegate == k for area in state.areas.values()))
+        ]
+        return found or None
+
+    def players_of(self, state: State, author: str) -> list[str]:
+        return [player for player in self.players(state) or () if authority.same_player(player, author)]
+
+    def set_value(self, state: State, path: str, value: Any) -> State:
+        return set_value(state, path, value)
+
+    def status(self, state: State) -> Report:
+        blocks: list[Block] = [heading(f"にじ野望 {state.season_name()}")]
+        played = [
+            f"{liver.name}={liver.player}" for liver in state.livers.values() if liver.alive and liver.player
+        ]
+        blocks.append(line("プレイヤー: " + ("、".join(played) if played else "まだいません")))
+        blocks += season_report.standings(state) + season_report.text_map(state)
+        return report(*blocks, kind="status")
+
+    def finished(self, state: State) -> bool:
+        limit = state.rules.max_seasons
+        return state.winner is not None or (limit > 0 and state.season >= limit)
+
+    def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
+        return sim.simulate(scenario, runs, seed, as_json=as_json)
+
+    def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
+        return verify.read_period(lines)
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        return verify.verify_period(key, result)
+
+
+RULESET = NijiyabouRuleset()

@@ -1,0 +1,232 @@
+"""DH played by the bot on the local board: two whole turns (four phases) of the packaged example
+scenario, the harness posting as both sides and the GM, with time injected into board and bot. Each
+phase is one period: the receipt refuses what cannot be taken with the reason, each phase is resolved
+once at its timer with the board after it, 状態 shows the board, and `threadgm verify` recomputes
+every d100 from the published keys."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from board.tripcode import name_and_trip
+from engine.rules import REGISTRY
+from engine.verify import ThreadPost, verify_thread
+from poster.markup import render_body
+from scheduler import BotConfig, GameConfig, ThreadBot, main
+from scraper.fetch import make_session
+from store.db import Store
+from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
+from tests.test_scheduler_periods import Clock
+
+EXAMPLE = Path(__file__).resolve().parents[4] / "engine" / "rules" / "dh" / "scenarios" / "template.toml"
+SEITOKAI = "副会長#dh-seitokai-key"
+BANCHOU = "番長の代理#dh-banchou-key"
+GM = "GM#threadgm-test-key"
+GM_TRIP = "SyRJNUqZWYMT"
+SCHEDULE = {"interval": "30m", "anchor": "2026-12-01 20:30", "grace": "1m"}
+
+
+def scenario(tmp_path: Path) -> Path:
+    """The example scenario with the submitters' trips of this test's keys."""
+    text = EXAMPLE.read_text("utf-8")
+    for side, key in (("生徒会", SEITOKAI), ("番長グループ", BANCHOU)):
+        before = f'name = "{side}"\ntrips = []'
+        assert before in text
+        text = text.replace(before, f'name = "{side}"\ntrips = ["◆{name_and_trip(key)[1]}"]')
+    path = tmp_path / "dh.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+class Game:
+    def __init__(self, tmp_path: Path, schedule: dict) -> None:
+        self.tmp_path = tmp_path
+        self.clock = Clock()
+        self.board = LocalBoard.start(tmp_path / "board", clock=self.clock, title="DHスレ")
+        config = GameConfig(
+            "dh",
+            "dh",
+            self.board.url(),
+            scenario=scenario(tmp_path),
+            schedule=schedule,
+            gm_trips=(GM_TRIP,),
+            dice=False,
+            seed="dh-e2e",
+        )
+        self.store = Store(tmp_path / "bot.sqlite")
+        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+
+    def post(self, at: str, text: str, name: str) -> int:
+        self.clock.at(at)
+        return self.board.post(text, name=name)
+
+    def tick(self, at: str) -> None:
+        self.clock.at(at)
+        self.bot.tick()
+
+    def bot_posts(self) -> list[str]:
+        return [p.body for p in self.board.posts() if p.trip == BOT_TRIP]
+
+    def reports(self, period: int) -> list[str]:
+        """Each report of the period, joined over the posts the board's limits split it into."""
+        posts, found = self.bot_posts(), []
+        for index, body in enumerate(posts):
+            if body.startswith(f"【ピリオド{period} 更新】"):
+                end = next(i for i in range(index, len(posts)) if f"鍵 ピリオド{period}: " in posts[i])
+                found.append("\n".join(posts[index : end + 1]))
+        return found
+
+    def close(self) -> None:
+        self.board.close()
+        self.store.close()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory):
+    game = Game(tmp_path_factory.mktemp("dh"), SCHEDULE)
+    seen: dict[str, object] = {}
+    game.tick("20:00:00")
+    seen["opening"] = game.bot_posts()[-1]
+    seen["p1"] = game.post(
+        "20:05:00",
+        "行動提出です\n会長 C3移動\n書記: B3で能力使用 対象はB3\n会計 Ｄ３移動\n会長 C9移動\n幽霊 C2移動",
+        SEITOKAI,
+    )
+    seen["intruder"] = game.post("20:06:00", "番長 C5移動", BANCHOU)
+    game.tick("20:07:00")
+    seen["receipt1"] = game.bot_posts()[-1]
+    game.tick("20:31:00")
+    seen["p2"] = game.post(
+        "20:40:00", "番長 C5移動\n舎弟: B5 能力 対象は書記\nスケバン D5移動\n会長 C2移動", BANCHOU
+    )
+    game.tick("20:41:00")
+    seen["receipt2"] = game.bot_posts()[-1]
+    game.tick("21:01:00")
+    game.post("21:10:00", "会長 B4移動\n会計 D4移動 待機", SEITOKAI)
+    game.post("21:29:00", "設定 late=75", GM)  # the GM rules that 生徒会 was 75 seconds late
+    game.tick("21:31:00")
+    game.post("21:40:00", "番長 C6移動\n新入り C6移動", BANCHOU)
+    seen["status"] = game.post("21:45:00", "状態", GM)
+    game.tick("21:46:00")
+    seen["status_echo"] = next(body for body in reversed(game.bot_posts()) if "【GM】" in body)
+    game.tick("22:01:00")
+    yield game, seen
+    game.close()
+
+
+def test_the_opening_names_the_game_and_commits_to_the_first_phase_key(played) -> None:
+    _, seen = played
+    assert seen["opening"].startswith("【ダンゲロス・ハルマゲドン 開始】")
+    assert re.search(r"ピリオド1 締切 12/01 20:30 鍵のハッシュ\(SHA-256\): [0-9a-f]{64}", seen["opening"])
+
+
+def test_the_receipt_takes_the_sides_lines_and_refuses_with_reasons(played) -> None:
+    _, seen = played
+    receipt, p1 = seen["receipt1"], seen["p1"]
+    accepted, _, rejected = receipt.partition("受け付けられなかった命令:")
+    assert f">>{p1} 会長 C3移動 待機" in accepted
+    assert f">>{p1} 書記 B3移動 能力 対象はB3" in accepted
+    assert f">>{p1} 会計 D3移動 待機" in accepted  # full-width square
+    assert f">>{p1} 会長 C9移動 → C9はMAP（A～E × 1～7）の外です" in rejected
+    assert f">>{p1} 幽霊 C2移動 → キャラクター「幽霊」はいません" in rejected
+    assert f">>{seen['intruder']} 番長 C5移動 → 今は生徒会のフェイズです" in rejected
+
+
+def test_the_other_sides_characters_are_refused_in_its_phase(played) -> None:
+    _, seen = played
+    assert f">>{seen['p2']} 番長 C5移動 待機" in seen["receipt2"]
+    assert "会長は生徒会のキャラクターです（敵は動かせません）" in seen["receipt2"]
+
+
+def test_each_phase_is_resolved_once_with_the_board_after_it(played) -> None:
+    game, _ = played
+    for period, title in enumerate(
+        (
+            "第1ターン先手（生徒会）",
+            "第1ターン後手（番長グループ）",
+            "第2ターン先手（生徒会）",
+            "第2ターン後手（番長グループ）",
+        ),
+        start=1,
+    ):
+        reports = game.reports(period)
+        assert len(reports) == 1, period
+        body = reports[0]
+        assert f"【DH フェイズ{period} {title}】" in body
+        assert "【MAP】" in body and "【ステータス】" in body and "DP: 生徒会" in body
+    first = game.reports(1)[0]
+    assert "移動 C1→C2→C3" in first and "フィールド「守護結界」" in first
+    assert "会計 パッシブ「鉄壁」" in first
+    third = game.reports(3)[0]
+    assert "増援: 新入り が C7 に登場" in third
+    assert re.search(r"遅刻75秒: 2人の行動が失われる → (会長|書記|会計)、(会長|書記|会計)", third)
+    assert re.search(r"dh/3/遅刻/1 d3=\d\ndh/3/遅刻/2 d2=\d", third)
+    fourth = game.reports(4)[0]
+    assert "新入り C6移動 待機" in fourth and "（条件3）" in fourth
+
+
+def test_the_map_shows_walls_and_who_is_where(played) -> None:
+    game, _ = played
+    first = game.reports(1)[0]
+    rows = first.split("【MAP】")[1].split("\n")
+    assert rows[1].split("　") == ["＼", "1", "2", "3", "4", "5", "6", "7"]
+    assert rows[4].split("　")[:5] == ["C", "□", "□", "会長", "■"]
+
+
+def test_the_gm_status_posts_the_board_and_the_table(played) -> None:
+    _, seen = played
+    echo = seen["status_echo"]
+    assert "【MAP】" in echo and "名前　陣営　位置　攻撃　防御　体力　精神　状態" in echo
+
+
+def test_verify_recomputes_every_d100_of_every_phase(played) -> None:
+    game, _ = played
+    shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in game.board.posts()]
+    verified = verify_thread(game.board.key, shown, render_body, None, REGISTRY.by_name)
+    assert verified.ok, verified.summary()
+    assert (verified.periods_checked, verified.periods_matched) == (4, 4)
+    assert any("【判定】" in body for body in game.bot_posts())
+    result = CliRunner().invoke(main, ["verify", game.board.url()])
+    assert result.exit_code == 0 and "一致 4 件" in result.output, result.output
+
+
+def test_verify_catches_a_changed_face(played) -> None:
+    game, _ = played
+    (game.tmp_path / "copy").mkdir(exist_ok=True)
+    dat = game.tmp_path / "copy" / f"{game.board.key}.dat"
+    shutil.copy(game.board.data / "test" / "dat" / f"{game.board.key}.dat", dat)
+    text = dat.read_bytes().decode("cp932")
+    match = re.search(r"(dh/\d+/[^ ]+/\d+) d100=(\d+)", text)
+    assert match is not None
+    forged = f"{match[1]} d100={int(match[2]) % 100 + 1}"
+    dat.write_bytes(text.replace(match[0], forged, 1).encode("cp932"))
+    result = CliRunner().invoke(main, ["verify", str(dat)])
+    assert result.exit_code == 1
+    assert f"{match[1]} の出目が再計算と一致しません" in result.output
+
+
+def test_a_phase_ends_early_when_its_side_is_ready(tmp_path: Path) -> None:
+    game = Game(tmp_path, {**SCHEDULE, "early": True})
+    try:
+        game.tick("20:00:00")
+        game.post("20:05:00", "準備完了", BANCHOU)  # not this side's phase: nothing happens
+        game.tick("20:06:00")
+        assert not game.reports(1)
+        game.post("20:07:00", "会長 C2移動\n準備完了", SEITOKAI)
+        game.tick("20:08:00")
+        assert len(game.reports(1)) == 1 and "移動 C1→C2" in game.reports(1)[0]
+    finally:
+        game.close()
+
+
+def test_every_phase_state_is_the_fold_of_the_log(played) -> None:
+    game, _ = played
+    rows = game.store.db["resolutions"].rows_where("game_id = ?", [game.bot.game.id])
+    stored = {row["period"]: row["state"] for row in rows}
+    assert sorted(stored) == [1, 2, 3, 4]
+    assert game.bot.refolded() == stored  # the 設定 late of phase 3 included

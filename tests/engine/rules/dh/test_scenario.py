@@ -1,0 +1,127 @@
+"""The scenario TOML: the packaged example, the defaults, every problem named, and the state's JSON
+round trip (before and after a phase)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from engine.rng import SeededSource
+from engine.rules.dh.ruleset import RULESET
+from engine.rules.dh.state import COUNTER, FIELD, PASSIVE, Options
+from engine.ruleset import RulesetError
+from tests.engine.rules.dh.helpers import ARENA, EXAMPLE, arena
+
+MINIMAL = """
+[[sides]]
+name = "A"
+[[sides]]
+name = "B"
+[[characters]]
+name = "一"
+side = "A"
+square = "A1"
+"""
+
+
+def test_the_packaged_example_reads_with_every_power_style() -> None:
+    state = RULESET.initial_state(RULESET.read_scenario(EXAMPLE.read_text("utf-8")))
+    assert [side.name for side in state.sides] == ["生徒会", "番長グループ"]
+    assert state.walls == ["A4", "C4", "E4"] and state.rows == "ABCDE" and state.columns == 7
+    styles = {power.style for c in state.characters.values() for power in c.powers}
+    assert {PASSIVE, COUNTER, FIELD, "active"} <= styles
+    assert not state.characters["新入り"].starter and state.characters["新入り"].square is None
+    assert state.reinforcements[0].turn == 2
+
+
+def test_the_defaults_of_a_minimal_scenario() -> None:
+    state = RULESET.initial_state(RULESET.read_scenario(MINIMAL))
+    assert state.options == Options()
+    assert state.walls == ["A4", "C4", "E4"] and state.phase == 1 and state.dp == {"A": 0, "B": 0}
+    options = Options()
+    assert (options.dp_per_kill, options.ally_death_mind, options.turn_limit, options.move) == (1, 1, 8, 2)
+    assert (options.late_first, options.late_per_minute, options.phase_minutes) == (1, 1, 20)
+    assert options.mental_rates == [100, 50, 25] and options.dying
+    assert not (options.first_penalty or options.half_hit or options.sure_hit or options.zoc_cancels)
+
+
+def test_the_first_side_may_be_named() -> None:
+    state = RULESET.initial_state(RULESET.read_scenario('[game]\nfirst = "B"\n' + MINIMAL))
+    assert state.acting.name == "B"
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (('name = "B"', 'name = "A"\n[[sides]]\nname = "C"'), "ちょうど2つ"),
+        (('name = "B"', 'name = "A"'), "同じ名前"),
+        (('square = "A1"', 'square = "A4"'), "初期配置 'A4' はMAPの外か壁"),
+        (('square = "A1"', 'square = "F1"'), "MAPの外か壁"),
+        (('side = "A"', 'side = "C"'), "陣営 C は sides にありません"),
+        (('name = "一"', 'name = "一 二"'), "空白"),
+    ],
+)
+def test_every_problem_is_named(change: tuple[str, str], reason: str) -> None:
+    with pytest.raises(RulesetError, match=reason):
+        RULESET.read_scenario(MINIMAL.replace(*change))
+
+
+@pytest.mark.parametrize(
+    ("power", "reason"),
+    [
+        ('style = "魔法"', "スタイルは"),
+        ('range = "遠く"', "範囲"),
+        ('target = "猫"', "対象"),
+        ('effects = [{ kind = "爆発" }]', "効果 '爆発' はありません"),
+        ('effects = [{ kind = "能力値増減", value = 1 }]', "stat"),
+        ('costs = [{ kind = "お金", value = 1 }]', "消費制約 'お金'"),
+        ('style = "カウンター"\ncounter = "いつでも"', "カウンター条件"),
+        ('colour = "red"', "知らない項目"),
+        ("activation = -5", "0以上の整数"),
+    ],
+)
+def test_a_power_is_checked(power: str, reason: str) -> None:
+    text = MINIMAL + f'[[characters.powers]]\nname = "技"\n{power}\n'
+    with pytest.raises(RulesetError, match=reason):
+        RULESET.read_scenario(text)
+
+
+def test_two_starters_may_not_share_a_square_at_placement_and_names_are_unique() -> None:
+    second = '[[characters]]\nname = "二"\nside = "B"\nsquare = "A1"\n'
+    with pytest.raises(RulesetError, match="1マスに1人"):
+        RULESET.read_scenario(MINIMAL + second)
+    with pytest.raises(RulesetError, match="2人います"):
+        RULESET.read_scenario(MINIMAL + second.replace("二", "一").replace("A1", "B1"))
+
+
+def test_unknown_options_and_a_bad_toml_are_refused() -> None:
+    with pytest.raises(RulesetError, match="知らない項目"):
+        RULESET.read_scenario("[options]\nspeed = 3\n" + MINIMAL)
+    with pytest.raises(RulesetError, match="TOML"):
+        RULESET.read_scenario("[[sides]")
+    with pytest.raises(RulesetError, match="ちょうど2つ"):
+        RULESET.read_scenario('[[sides]]\nname = "A"\n')
+
+
+def test_the_state_goes_through_json_and_back_before_and_after_a_phase() -> None:
+    state = arena()
+    data = RULESET.state_to_dict(state)
+    assert RULESET.state_from_dict(json.loads(json.dumps(data, ensure_ascii=False))) == state
+    orders = RULESET.read_orders(state, "アリス C3移動\nハナ 能力 対象はボブ")
+    after, _ = RULESET.resolve(state, orders, SeededSource(b"k" * 32))
+    again = RULESET.state_from_dict(json.loads(json.dumps(RULESET.state_to_dict(after))))
+    assert again == after and after.phase == 2
+
+
+def test_the_arena_of_the_case_files_is_a_valid_scenario() -> None:
+    assert tomllib.loads(ARENA.read_text("utf-8"))["sides"][0]["name"] == "赤"
+
+
+def test_the_stat_budget_when_the_campaign_sets_one() -> None:
+    strong = MINIMAL.replace('square = "A1"', 'square = "A1"\nattack = 10\nhp = 5')
+    assert RULESET.read_scenario(strong)  # no limit by default
+    assert RULESET.read_scenario("[options]\nstat_budget = 15\n" + strong)
+    with pytest.raises(RulesetError, match="ステータス合計15が上限14"):
+        RULESET.read_scenario("[options]\nstat_budget = 14\n" + strong)

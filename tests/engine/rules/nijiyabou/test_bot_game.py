@@ -1,0 +1,194 @@
+"""にじ野望 played by the bot on the local board for four seasons (1615 春 → 冬): six lords claim their
+livers (one through the GM's 設定), the receipts take the forms players type and say why they refuse,
+every season is resolved once at its boundary with its report and standings, the reminder names the
+lords who sent nothing, 状態 shows the standings, and `threadgm verify` recomputes every 配信 and
+initiative die from the published keys. Time is injected into the board and the bot."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+from click.testing import CliRunner
+
+from board.tripcode import name_and_trip
+from engine.rules import REGISTRY
+from engine.verify import ThreadPost, verify_thread
+from poster.markup import render_body
+from scheduler import JST, BotConfig, GameConfig, ThreadBot, main
+from scraper.fetch import make_session
+from store.db import Store
+from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
+
+GM = "GM#threadgm-test-key"
+GM_TRIP = "SyRJNUqZWYMT"
+LORDS = {
+    "アリス#niji-alice": "月ノ美兎",
+    "ボブ#niji-bob": "剣持刀也",
+    "キャロル#niji-carol": "静凛",
+    "デイブ#niji-dave": "社築",
+    "イブ#niji-eve": "モイラ",
+    "フランク#niji-frank": "葛葉",
+}
+ALICE, BOB, CAROL, DAVE, EVE, FRANK = LORDS
+SCHEDULE = {"interval": "1h", "anchor": "2026-12-01 21:00", "grace": "2m", "reminders": ["30m"]}
+
+
+def signed(key: str) -> str:
+    name, trip = name_and_trip(key)
+    return f"{name}◆{trip}"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 20, 0, tzinfo=JST)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def at(self, hhmm: str) -> None:
+        hour, minute = (int(x) for x in hhmm.split(":"))
+        moment = datetime(2026, 12, 1, 0, 0, tzinfo=JST) + timedelta(hours=hour, minutes=minute)
+        assert moment >= self.now
+        self.now = moment
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("nijiyabou")
+    clock = Clock()
+    board = LocalBoard.start(tmp / "board", clock=clock, title="にじ野望スレ")
+    store = Store(tmp / "bot.sqlite")
+    config = GameConfig(
+        "niji", "nijiyabou", board.url(), schedule=SCHEDULE, gm_trips=(GM_TRIP,), dice=False, seed="niji-e2e"
+    )
+    bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    seen: dict[str, object] = {}
+
+    def post(at: str, text: str, name: str) -> int:
+        clock.at(at)
+        return board.post(text, name=name)
+
+    def tick(at: str) -> str:
+        """What the bot posted in this poll, its posts joined (a long report takes several)."""
+        clock.at(at)
+        before = len(board.posts())
+        bot.tick()
+        return "\n".join(p.body for p in board.posts()[before:] if p.trip == BOT_TRIP)
+
+    tick("20:00")
+    # 1615年春: claims, orders in the forms players type, and refusals.
+    seen["alice"] = post(
+        "20:05", "参加 月ノ美兎\n東京：徴兵 足軽２０００\n東京：編成 月ノ美兎（足軽）", ALICE
+    )
+    seen["bob"] = post("20:06", "参加 神奈川\n神奈川：出陣 大阪\n神奈川:内政", BOB)
+    seen["carol"] = post("20:07", "参加 静凛\n埼玉：徴兵 騎兵", CAROL)
+    seen["eve"] = post("20:08", "参加 静凛\n参加 モイラ\n山梨：内政", EVE)
+    seen["frank"] = post("20:09", "参加 葛葉\n愛知：配信 葛葉 統率", FRANK)
+    seen["gm"] = post("20:10", f"設定 players.社築={signed(DAVE)}", GM)
+    seen["receipt1"] = tick("20:11")
+    seen["dave"] = post("20:12", "千葉：内政", DAVE)
+    seen["receipt_dave"] = tick("20:13")
+    seen["report1"] = tick("21:02")
+    # 1615年夏: a battle with relief designations; the reminder names who sent nothing.
+    post("21:05", "神奈川：出陣 東京 剣持刀也(足軽)", BOB)
+    post("21:06", "東京：内政\n千葉：外交 同盟 東京", ALICE)
+    post("21:07", "埼玉：配信", CAROL)
+    seen["reminder"] = tick("21:31")
+    post("21:40", "山梨：徴兵 弓兵500", EVE)
+    post("21:41", "千葉：外交 同盟 東京", DAVE)
+    post("21:42", "東京：外交 同盟 千葉", ALICE)
+    seen["report2"] = tick("22:02")
+    # 1615年秋: 状態 from the GM, then orders.
+    post("22:05", "状態", GM)
+    seen["status"] = tick("22:06")
+    post("22:10", "千葉：救援 社築\n東京：配信 月ノ美兎", ALICE)
+    post("22:11", "千葉：救援 社築\n千葉：内政", DAVE)
+    post("22:12", "神奈川：出陣 東京", BOB)
+    seen["report3"] = tick("23:02")
+    # 1615年冬: snow in 埼玉.
+    post("23:10", "埼玉：出陣 群馬", CAROL)
+    post("23:11", "愛知：配信", FRANK)
+    seen["report4"] = tick("24:02")
+    seen["bot_posts"] = [p.body for p in board.posts() if p.trip == BOT_TRIP]
+    seen["thread"] = [ThreadPost(p.number, p.trip, p.date, p.body) for p in board.posts()]
+    seen["key"] = board.key
+    seen["url"] = board.url()
+    yield seen
+    board.close()
+    store.close()
+
+
+def test_the_opening_names_the_game(played) -> None:
+    assert played["bot_posts"][0].startswith("【にじ野望 開始】")
+
+
+def test_the_receipt_takes_the_forms_players_type_and_says_why_it_refuses(played) -> None:
+    receipt = played["receipt1"]
+    assert receipt.startswith("【受付 ピリオド1")
+    assert f">>{played['alice']} 東京：徴兵 足軽2000" in receipt  # full-width digits
+    assert f">>{played['alice']} 東京：編成 月ノ美兎(足軽)" in receipt
+    assert f">>{played['bob']} 神奈川：内政" in receipt  # half-width colon
+    refused = receipt.split("受け付けられなかった命令:")[1]
+    assert f">>{played['bob']} 神奈川：出陣 大阪 → 大阪は神奈川の隣接エリアではありません" in refused
+    assert f">>{played['carol']} 埼玉：徴兵 騎兵 → 徴兵は兵種と数を書いてください" in refused
+    assert f">>{played['dave']} 千葉：内政" in played["receipt_dave"]
+
+
+def test_the_first_claim_wins_and_the_gm_assigns(played) -> None:
+    report = played["report1"]
+    assert report.startswith("【ピリオド1 更新】\n【にじ野望 1615年春の判定】")
+    assert f"静凛：{signed(CAROL)}が参加" in report
+    assert f"モイラ：{signed(EVE)}が参加" in report
+    assert "静凛には既にプレイヤーがいます" in report
+    assert "東京 徴兵：足軽2000（国力-2 → 3）" in report
+    assert "千葉 内政：国力+3 → 8" in report
+    assert "愛知 配信（葛葉）：1D6=" in report
+
+
+def test_every_season_is_resolved_once_with_its_standings(played) -> None:
+    bodies = played["bot_posts"]
+    for number, season in enumerate(("春", "夏", "秋", "冬"), start=1):
+        reports = [b for b in bodies if b.startswith(f"【ピリオド{number} 更新】")]
+        assert len(reports) == 1 and f"1615年{season}の判定" in reports[0]
+        report = played[f"report{number}"]
+        assert "【勢力】" in report and "【地図】" in report and f"鍵 ピリオド{number}: " in report
+
+
+def test_the_reminder_names_the_lords_who_sent_nothing(played) -> None:
+    reminder = played["reminder"]
+    assert "【締切のお知らせ ピリオド2】" in reminder
+    missing = reminder.split("まだ命令がない人: ")[1]
+    assert signed(EVE) in missing and signed(DAVE) in missing and signed(FRANK) in missing
+    assert signed(ALICE) not in missing and signed(BOB) not in missing
+
+
+def test_the_summer_battle_and_the_alliance(played) -> None:
+    report = played["report2"]
+    assert "同盟成立：社築と月ノ美兎" in report
+    assert "千葉に命令できるのは社築のプレイヤーだけです" in played["reminder"]  # Alice's 千葉 line
+    assert "【合戦 東京（平地・統率）】" in report
+    assert re.search(r"→ 東京(は|の)", report)
+
+
+def test_status_shows_the_standings_and_the_map(played) -> None:
+    status = played["status"]
+    assert "にじ野望 1615年秋" in status and "関東:" in status
+
+
+def test_autumn_relief_and_winter_snow(played) -> None:
+    report3, report4 = played["report3"], played["report4"]
+    assert "千葉 救援部隊：社築" in report3
+    assert "【合戦 群馬（雪地・政治）】" in report4
+
+
+def test_verify_recomputes_every_die_of_every_season(played) -> None:
+    verified = verify_thread(played["key"], played["thread"], render_body, None, REGISTRY.by_name)
+    assert verified.ok and (verified.periods_checked, verified.periods_matched) == (4, 4), verified.summary()
+
+
+def test_threadgm_verify_recomputes_the_thread_from_its_url(played) -> None:
+    result = CliRunner().invoke(main, ["verify", played["url"]])
+    assert result.exit_code == 0, result.output
+    assert "ゲーム: にじ野望" in result.output and "一致 4 件、不一致 0 件" in result.output

@@ -1,0 +1,165 @@
+"""The game's face to the bot: receipt checks with their reasons, players and who speaks for whom,
+設定, 状態, the JSON round trip across seasons, finishing, and verify recomputing every die."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.rng import SeededSource
+from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.orders import parse_line
+from engine.rules.nijiyabou.state import State
+from engine.ruleset import Order, RulesetError
+
+
+def order(text: str, author: str = "GM", post: int = 1) -> Order:
+    parsed = parse_line(text)
+    return Order(post, 0, author, author, parsed.command, parsed.canonical)
+
+
+def claimed() -> State:
+    state = RULESET.initial_state({})
+    state = RULESET.set_value(state, "players.月ノ美兎", "アリス◆ALICE")
+    return RULESET.set_value(state, "players.神奈川", "ボブ◆BOB")
+
+
+@pytest.mark.parametrize(
+    ("text", "author", "reason"),
+    [
+        ("東京：内政", "ボブ◆BOB", "東京に命令できるのは月ノ美兎のプレイヤーだけです"),
+        ("東京：出陣 大阪", "アリス◆ALICE", "大阪は東京の隣接エリアではありません"),
+        ("東京：移動 神奈川 月ノ美兎", "アリス◆ALICE", "神奈川は自国のエリアではありません"),
+        ("参加 月ノ美兎", "キャロル◆C", "月ノ美兎には既にプレイヤーがいます"),
+        ("参加 剣持刀也", "アリス◆ALICE", "月ノ美兎" if False else "既にプレイヤーがいます"),
+        ("参加 大阪", "アリス◆ALICE", "既にほかのライバーで参加しています"),
+        ("参加 だれか", "キャロル◆C", "「だれか」というライバー・エリアはありません"),
+        ("引き抜き 剣持刀也", "アリス◆ALICE", "引き抜けるのは他国の、プレイヤーのいる家臣だけです"),
+        ("下克上 剣持刀也", "ボブ◆BOB", "下克上は家臣だけができます"),
+        ("寝返り 月ノ美兎 剣持刀也", "ボブ◆BOB", "寝返りは月ノ美兎のプレイヤーだけができます"),
+    ],
+)
+def test_the_receipt_refuses_with_the_reason(text: str, author: str, reason: str) -> None:
+    problem = RULESET.check(claimed(), order(text, author))
+    assert problem is not None and reason in problem, problem
+
+
+def test_an_area_without_a_liver_can_only_move_and_diplomacy_only_where_the_lord_is() -> None:
+    state = claimed()
+    state.areas["千葉"].owner = "月ノ美兎"
+    state.livers["社築"].area = "東京"
+    assert (
+        RULESET.check(state, order("千葉：内政", "アリス◆ALICE"))
+        == "ライバー不在のエリアでは移動以外のコマンドはできません"
+    )
+    assert RULESET.check(state, order("千葉：移動 東京 足軽1000", "アリス◆ALICE")) is None
+    state.livers["社築"].area = "千葉"
+    assert "君主のいるエリアでのみ" in RULESET.check(state, order("千葉：外交 同盟 大阪", "アリス◆ALICE"))
+    assert RULESET.check(state, order("東京：外交 同盟 大阪", "アリス改名◆ALICE")) is None
+
+
+def test_players_are_the_lords_and_delegated_vassals_known_by_trip() -> None:
+    state = claimed()
+    assert RULESET.players(state) == ["アリス◆ALICE", "ボブ◆BOB"]
+    assert RULESET.players_of(state, "改名◆ALICE") == ["アリス◆ALICE"]
+    assert RULESET.players_of(state, "だれか◆X") == []
+    assert RULESET.players(RULESET.initial_state({})) is None
+
+
+def test_settings_assign_remove_and_change_and_refuse_with_why() -> None:
+    state = claimed()
+    state = RULESET.set_value(state, "players.月ノ美兎", "なし")
+    assert state.livers["月ノ美兎"].player is None
+    state = RULESET.set_value(state, "areas.東京.troops.騎兵", "１５００")
+    state = RULESET.set_value(state, "livers.フレンEルスタリオ.統率", "90")
+    state = RULESET.set_value(state, "adjacency.add", "千葉-神奈川")
+    assert (
+        state.areas["東京"].troops["騎兵"] == 1500 and state.livers["フレンEルスタリオ"].stats["統率"] == 90
+    )
+    assert "神奈川" in state.neighbours("千葉")
+    state = RULESET.set_value(state, "adjacency.cut", "千葉-神奈川")
+    assert "神奈川" not in state.neighbours("千葉")
+    with pytest.raises(RulesetError, match="設定できません"):
+        RULESET.set_value(state, "weather", "晴れ")
+    with pytest.raises(RulesetError, match="1以上100以下"):
+        RULESET.set_value(state, "livers.月ノ美兎.統率", "101")
+    with pytest.raises(RulesetError, match="いません"):
+        RULESET.set_value(state, "players.だれか", "x◆y")
+
+
+def test_state_json_round_trips_across_seasons() -> None:
+    state = claimed()
+    orders = [order("神奈川：出陣 東京", "ボブ◆BOB"), order("千葉：配信"), order("埼玉：徴兵 鉄砲500")]
+    for number in range(4):
+        state, _ = RULESET.resolve(state, orders, SeededSource(bytes([number]) * 32))
+        data = json.loads(json.dumps(RULESET.state_to_dict(state), ensure_ascii=False))
+        assert RULESET.state_to_dict(RULESET.state_from_dict(data)) == data
+    assert state.season == 4 and state.season_name() == "1616年春"
+
+
+def test_status_shows_the_season_players_standings_and_map() -> None:
+    text = RULESET.status(claimed()).plain
+    assert text.startswith("【にじ野望 1615年春】")
+    assert "プレイヤー: 月ノ美兎=アリス◆ALICE、剣持刀也=ボブ◆BOB" in text
+    assert "【勢力】" in text and "関東: 茨城=勇気ちひろ" in text
+
+
+def test_one_country_holding_everything_ends_the_game() -> None:
+    state = RULESET.initial_state({})
+    assert not RULESET.finished(state)
+    for name in list(state.areas)[1:]:
+        state.areas[name].owner = "不破湊"
+    state.areas["東京"].troops["足軽"] = 0
+    state.areas["神奈川"].troops["足軽"] = 20000
+    state.areas["北海道"].owner = "不破湊"
+    state, outcome = RULESET.resolve(state, [], SeededSource(b"k" * 32))
+    assert state.winner == "不破湊" and RULESET.finished(state) and "天下統一：不破湊" in outcome.plain
+
+
+def test_verify_recomputes_every_published_die_and_catches_a_change() -> None:
+    key = b"v" * 32
+    state = RULESET.initial_state({})
+    orders = [order(f"{area}：配信") for area in ("北海道", "大阪", "沖縄")] + [order("神奈川：出陣 東京")]
+    _, outcome = RULESET.resolve(state, orders, SeededSource(key))
+    lines = outcome.plain.split("\n")
+    result = RULESET.read_period(lines)
+    assert set(result["rolls"]) == {
+        "niji/haishin/北海道",
+        "niji/haishin/大阪",
+        "niji/haishin/沖縄",
+        "niji/initiative/東京",
+    }
+    assert RULESET.verify_period(key, result) == []
+    assert result["rolls"] == outcome.meta["result"]["rolls"]
+    forged = [text.replace("niji/haishin/北海道 d6=", "niji/haishin/北海道 d6=9") for text in lines]
+    assert any("一致しません" in p for p in RULESET.verify_period(key, RULESET.read_period(forged)))
+    assert RULESET.read_period(["【海戦処理 第1ピリオド】"]) is None
+
+
+def test_diplomacy_names_another_country() -> None:
+    state = claimed()
+    assert "他国のエリアか君主ではありません" in RULESET.check(
+        state, order("東京：外交 同盟 だれか", "アリス◆ALICE")
+    )
+    assert "他国のエリアか君主ではありません" in RULESET.check(
+        state, order("東京：外交 同盟 東京", "アリス◆ALICE")
+    )
+    assert RULESET.check(state, order("東京：外交 降伏させる 剣持刀也", "アリス◆ALICE")) is None
+
+
+def test_names_of_livers_that_do_not_exist_are_refused_at_once() -> None:
+    problem = RULESET.check(claimed(), order("東京：編成 月ノ美兎(足軽) みと(騎兵)", "アリス◆ALICE"))
+    assert problem == "「みと」というライバーはいません"
+    assert RULESET.check(claimed(), order("東京：救援 月ノ美兎", "アリス◆ALICE")) is None
+
+
+def test_the_gm_sets_alliances_on_both_sides() -> None:
+    state = RULESET.set_value(claimed(), "countries.月ノ美兎.allies", "樋口楓、葛葉")
+    assert state.countries["月ノ美兎"].allies == ["樋口楓", "葛葉"] and state.countries["葛葉"].allies == [
+        "月ノ美兎"
+    ]
+    state = RULESET.set_value(state, "countries.月ノ美兎.allies", "なし")
+    assert state.countries["月ノ美兎"].allies == [] and state.countries["樋口楓"].allies == []
+    with pytest.raises(RulesetError, match="他国の君主"):
+        RULESET.set_value(state, "countries.月ノ美兎.allies", "月ノ美兎")
