@@ -33,7 +33,7 @@ from poster.markup import PostLimits, render_body
 from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
 from poster.rollover import Rollover
 from poster.writer import BoardWriter
-from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, make_session
+from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch, first_post_identity, make_session
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, fetch_limits
@@ -213,7 +213,9 @@ class ThreadBot:
         if self.limits is None:
             self.limits = fetch_limits(self.session, self.ref)
             self.store.set_res_max(self.thread_id, self.limits.res_max)
-        state = FetchState(thread.size, thread.last_modified, thread.last_number)
+        first = self.store.post(self.thread_id, 1)  # a whole read must show it again: it is the thread
+        known = first_post_identity(first) if first and not first.deleted else None
+        state = FetchState(thread.size, thread.last_modified, thread.last_number, first_post=known)
         try:
             result = fetch(self.session, self.ref, state, html=self.game.read == "html")
         except FetchError as error:

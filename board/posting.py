@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+import regex
+
 from board import text
 from board.dat import DatPost, format_date, over_limit
 from board.errors import SAMBA, PostError
@@ -25,6 +27,8 @@ from board.storage import THREAD_KEY, Board, BoardNotFound, BoardStore
 from board.tripcode import dat_name, key_bytes, split_name, trip_for_key
 
 JST = timezone(timedelta(hours=9), "JST")
+# The `#` that starts a cap password, not the one of a character reference (`&#9829;`), as in names.
+_CAP_PASSWORD = regex.compile(r"(?<!&)#")
 
 
 def jst_now() -> datetime:
@@ -155,7 +159,9 @@ class PostingService:
         amp_pass = settings.get("BBS_UNICODE") == "pass"
         name, trip = self._name(form.name, amp_pass=amp_pass)
         mail = text.disarm_marks(text.escape(self._mail(form.mail), amp=not amp_pass, quote=True))
-        subject = text.escape(text.single_line(form.subject), amp=not amp_pass).strip()
+        # A title is read as words: a tab or a line separator between two stays a space.
+        subject = text.strip_controls(text.single_line(form.subject), separator=" ")
+        subject = text.escape(subject, amp=not amp_pass).strip()
         body = text.body_to_dat(form.message, amp_pass=amp_pass)
         # In ex0ch's order, and short-circuited: the regulation records an attempt only when it is reached.
         refused = (
@@ -249,7 +255,10 @@ class PostingService:
 
     @staticmethod
     def _name(raw: str, *, amp_pass: bool) -> tuple[str, str | None]:
-        display, key = split_name(text.single_line(raw).replace("＃", "#"))
+        # Names are compared (a GM, a player, the bot without a trip): a control is dropped, not made a
+        # space, so `G\x0bM` is the `GM` every reader sees, and the trip key is the one they could type.
+        cleaned = text.strip_controls(text.single_line(raw), separator="")
+        display, key = split_name(cleaned.replace("＃", "#"))
         trip = trip_for_key(key_bytes(key)) if key is not None else None
         display = text.escape(display, amp=not amp_pass, quote=True).removeprefix(" ")
         return text.quote_reserved(text.disarm_marks(display)), trip
@@ -258,8 +267,9 @@ class PostingService:
     def _mail(raw: str) -> str:
         # A `#password` in the mail field asks for a cap; this board has none, and the password
         # must never reach the dat.
-        mail = text.single_line(raw).replace("＃", "#")
-        return mail.split("#", 1)[0]
+        # Mail is one word (`sage`): a control inside it is dropped, so `sa\x00ge` still means sage.
+        mail = text.strip_controls(text.single_line(raw), separator="").replace("＃", "#")
+        return _CAP_PASSWORD.split(mail, 1)[0]
 
     @staticmethod
     def _date_id(

@@ -74,7 +74,8 @@ class Settings:
 
 def parse(text: str) -> dict[str, str]:
     values: dict[str, str] = {}
-    for raw in text.splitlines():
+    # `\n` (or CRLF, from an editor) ends a setting; a BBS_TITLE holding `\x1c` stays one setting.
+    for raw in text.split("\n"):
         key, sep, value = raw.partition("=")
         if sep and key.strip():
             values[key.strip()] = value.rstrip("\r")
@@ -93,6 +94,7 @@ def save(path: Path, values: Mapping[str, str]) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(render(values).encode("cp932", errors="xmlcharrefreplace"))
     tmp.replace(path)
+
 
 # SETTING.TXT of boards made for play on one machine (`threadgm board`, `make demo`): no samba, no
 # 連投規制, no スレッド立てすぎ. A real board tells writers apart by their address; on one machine the bot,

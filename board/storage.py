@@ -56,6 +56,13 @@ def decode(data: bytes) -> str:
     return data.decode(ENCODING, errors="replace")
 
 
+def dat_lines(text: str) -> list[str]:
+    """The lines of a dat or of subject.txt: `\n` ends a line and nothing else does (str.splitlines
+    would also break on `\x0b`, `\x1c`, `\x85`, U+2028… and shift every later post's number)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 class Board:
     def __init__(self, root: Path) -> None:
         self.path = root
@@ -140,7 +147,7 @@ class Board:
             data = self.dat_path(key).read_bytes()
         except (FileNotFoundError, BoardNotFound):
             raise BoardNotFound(key) from None
-        return [parse_line(line) for line in decode(data).splitlines()]
+        return [parse_line(line) for line in dat_lines(decode(data))]
 
     def count(self, key: str) -> int:
         return self.dat_path(key).read_bytes().count(b"\n")
@@ -149,7 +156,7 @@ class Board:
         """subject.txt as entries, most recently aged first."""
         path = self.path / "subject.txt"
         entries = []
-        for line in decode(path.read_bytes()).splitlines() if path.exists() else []:
+        for line in dat_lines(decode(path.read_bytes())) if path.exists() else []:
             head, sep, rest = line.partition(".dat<>")
             title, _, count = rest.rpartition(" (")
             if sep and THREAD_KEY.match(head) and count.rstrip(")").isdigit():
@@ -182,7 +189,8 @@ class Board:
     def delete_post(self, key: str, number: int) -> None:
         """あぼーん: the line stays (numbering is stable) but every field becomes the delete name."""
         with self.locked():
-            lines = self.dat_path(key).read_bytes().splitlines(keepends=True)
+            *whole, rest = self.dat_path(key).read_bytes().split(b"\n")
+            lines = [line + b"\n" for line in whole] + ([rest] if rest else [])
             if not 1 <= number <= len(lines):
                 raise IndexError(f"{key} has no post {number}")
             lines[number - 1] = encode(abone(self.settings.get("BBS_DELETE_NAME", "あぼーん")).line())
@@ -239,6 +247,9 @@ class BoardStore:
 
 
 def _write_meta(path: Path, meta: dict) -> None:
+    # board.json holds the secret behind every poster's ID: for the board's owner alone.
     tmp = path / "board.json.tmp"
-    tmp.write_text(json.dumps(meta, ensure_ascii=False, indent=1), "utf-8")
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as out:
+        out.write(json.dumps(meta, ensure_ascii=False, indent=1))
+    os.chmod(tmp, 0o600)  # a tmp file left by an older board keeps its mode through O_TRUNC
     tmp.replace(path / "board.json")

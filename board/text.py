@@ -9,9 +9,17 @@ trip or a cap; 削除 and the names 管理/管直/復帰 are quoted.
 
 from __future__ import annotations
 
+import html
+
 import regex
 
-_NEWLINE_REFS = regex.compile(r"&#(?:0*1[03]|x0*[ad]);", regex.IGNORECASE)
+# Numeric references as HTML reads them (with or without the semicolon: `&#10` is a newline too),
+# and the named ones that decode to a control.
+_CHAR_REF = regex.compile(r"&#(?:[0-9]+|[xX][0-9A-Fa-f]+);?|&(?:NewLine|Tab);")
+# Characters that separate words or lines for the writer (Python's str.splitlines breaks on every one
+# of them): in text fields they become a space, so the words stay apart on the one line readers see.
+# A reference to LF or CR is one of them too: only the form's own newlines become `<br>`.
+_SEPARATORS = frozenset("\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029")
 _FAKE_TRIP = regex.compile(r"◆|&#0*9670;|&#x0*25c6;", regex.IGNORECASE)
 _FAKE_CAP = regex.compile(r"★|&#0*9733;|&#x0*2605;", regex.IGNORECASE)
 _RESERVED_NAMES = ("管理", "管直", "復帰")
@@ -26,6 +34,28 @@ def escape(text: str, *, amp: bool, quote: bool = False) -> str:
     return text
 
 
+# Every control but the line ends, which the callers turn into `<br>` (body) or drop (one-line fields).
+_CONTROL = regex.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _control_ref(match: regex.Match, separator: str) -> str:
+    # What a reader's browser makes of it decides: `&#133;` is "…" there (HTML's windows-1252 rule).
+    decoded = html.unescape(match[0])
+    if len(decoded) != 1 or (not _CONTROL.match(decoded) and decoded not in "\r\n"):
+        return match[0]
+    return separator if decoded in _SEPARATORS else ""
+
+
+def strip_controls(text: str, *, separator: str) -> str:
+    """Control characters out of a field, typed raw or as a live reference (`&#11;`, `&#x2028`), as
+    real servers keep them out of a dat: a separator becomes `separator`, any other control (NUL,
+    BEL, ESC, C1…) is dropped. A reference to LF or CR (`&#10`, `&NewLine;`) is a separator: ex0ch
+    drops `&#10;`, but a space is what readers of boards that keep it see, and what threadgm reads.
+    Raw CR and LF are left to the caller."""
+    text = _CHAR_REF.sub(lambda match: _control_ref(match, separator), text)
+    return _CONTROL.sub(lambda match: separator if match[0] in _SEPARATORS else "", text)
+
+
 def single_line(text: str) -> str:
     """Name, mail and subject cannot hold line breaks (a forged dat line would follow)."""
     return text.replace("\r", "").replace("\n", "")
@@ -34,7 +64,8 @@ def single_line(text: str) -> str:
 def body_to_dat(message: str, *, amp_pass: bool) -> str:
     """The body as stored in a dat line: escaped, `<br>` for newlines, no trailing empty lines."""
     text = message.replace("\r\n", "\n").replace("\r", "\n")
-    text = _NEWLINE_REFS.sub("", text)
+    # A body keeps its words apart (a tab or a form feed between two words is a space to a reader).
+    text = strip_controls(text, separator=" ")
     text = escape(text, amp=not amp_pass)
     lines = text.split("\n")
     while lines and not lines[-1].strip():

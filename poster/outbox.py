@@ -12,7 +12,6 @@ go (samba, 連投, a closed thread) holds the ones after it.
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from datetime import datetime, timedelta
 
 from poster.markup import PostLimits, render_posts
 from poster.writer import BoardWriter, WriteOutcome
+from scraper.post import decode_line
 from scraper.refs import ThreadRef
 from store.db import OutboxRecord, PostRecord, Store
 
@@ -32,9 +32,11 @@ LANDING_TIME = timedelta(seconds=20)
 
 
 def comparable(text: str) -> str:
-    """Text as a board gives it back: entities resolved, line ends and trailing spaces dropped."""
-    lines = html.unescape(text).replace("\r\n", "\n").replace("\r", "\n").strip().split("\n")
-    return "\n".join(line.rstrip() for line in lines)
+    """Text as a board gives it back, read as the scraper reads it: lines are the text's own line
+    breaks (a reference such as `&#10;` breaks none), entities resolved, and the spaces within a line
+    left out — boards trim them, collapse them, or turn a control into one or into nothing."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").strip().split("\n")
+    return "\n".join("".join(decode_line(line).split()) for line in lines)
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,10 @@ class OutboxSender:
             self.store.mark_unconfirmed(row.id, outcome.message, not_before=now + timedelta(seconds=rest))
             return SendResult(waiting=f"unconfirmed: {outcome.message}")
         if outcome.kind == "retry":
-            wait = timedelta(seconds=outcome.retry_after or 60)
+            rest = outcome.retry_after or 60
+            if outcome.backoff:  # the board's trouble has no stated end: longer and longer rests
+                rest = min(rest * 2**row.attempts, MAX_REST.total_seconds())
+            wait = timedelta(seconds=rest)
             self.store.mark_unsent(row.id, outcome.message, not_before=now + wait)
             return SendResult(waiting=outcome.message)
         if outcome.kind == "wait_for_others":

@@ -3,7 +3,8 @@
 Every answer of a board is read into one `WriteOutcome` (the protocol doc's decision table):
 - posted: 書きこみました (in the title, or in open2ch's first <font>), `2ch_X:true`, or a redirect;
 - the 書き込み確認 page (`2ch_X:cookie`, or 確認 where open2ch puts its status): re-sent once with its
-  hidden fields and the cookies it set;
+  hidden fields and the cookies it set; asked a second time, the post was not written: retry later,
+  resting longer each time (a board in that state may recover; an answer is never given up);
 - retry: samba (`593 N sec たたないと`), 503 (`N秒ぐらい`), したらば's `あと N 秒`, a read-only board,
   or a connection that never reached the board — wait, then send again;
 - wait_for_others: 連続投稿 (501): the bot wrote too many of the last posts; only others can unblock it;
@@ -47,6 +48,7 @@ class WriteOutcome:
     message: str = ""
     retry_after: float | None = None
     key: str | None = None  # a new thread's key, when the answer names it
+    backoff: bool = False  # retry: rest `retry_after` doubled for each attempt already made
 
     @property
     def posted(self) -> bool:
@@ -97,7 +99,9 @@ class BoardWriter:
             if outcome is not None:
                 return outcome
             if "2ch_X:cookie" in page:
-                return WriteOutcome("rejected", "the board asked for cookie confirmation twice")
+                return WriteOutcome(
+                    "retry", "the board asked for cookie confirmation twice", retry_after=60, backoff=True
+                )
         return classify(page)
 
     # -- したらば --------------------------------------------------------------------------------

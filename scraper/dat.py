@@ -23,6 +23,32 @@ def parse_dat_line(number: int, line: str) -> Post:
     return Post(number, name, trip, mail, date, poster_id, parse_body(body_field), line, title, system=system)
 
 
+def dat_lines(text: str) -> list[str]:
+    """The lines of a dat, a rawmode answer or subject.txt: `\n` ends a line and nothing else does
+    (str.splitlines also breaks on `\x0b`, `\x1c`, `\x85`, U+2028…, and one such character in a post
+    would shift the number of every post after it)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def dat_problem(text: str, *, full: bool) -> str | None:
+    """Why `text` (whole lines) is not a dat, or not all of one when `full`; None when it is one.
+
+    Every dat line has five fields — a deleted post and the 1001 line too — and a whole dat starts
+    with the one line that carries the title: a maintenance page, a captive portal or an empty 200
+    is none of that, and taken as the dat it would be read as posts that are not there.
+    """
+    lines = dat_lines(text)
+    if full and not lines:
+        return "no line at all"
+    for number, line in enumerate(lines, start=1):
+        if line.count("<>") != 4:
+            return f"line {number} has {line.count('<>') + 1} fields, not 5: {line[:60]!r}"
+    if full and not lines[0].rpartition("<>")[2].strip():
+        return "line 1 carries no thread title"
+    return None
+
+
 def parse_dat(text: str, first_number: int = 1) -> list[Post]:
     """Complete lines of a dat (or of its new part), numbered from `first_number`."""
-    return [parse_dat_line(first_number + index, line) for index, line in enumerate(text.splitlines())]
+    return [parse_dat_line(first_number + index, line) for index, line in enumerate(dat_lines(text))]

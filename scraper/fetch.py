@@ -27,10 +27,10 @@ from email.utils import parsedate_to_datetime
 import regex
 import requests
 
-from scraper.dat import parse_dat
-from scraper.html import parse_read_cgi
+from scraper.dat import dat_problem, parse_dat
+from scraper.html import page_problem, read_cgi_posts
 from scraper.post import Post
-from scraper.rawmode import parse_rawmode
+from scraper.rawmode import parse_rawmode, rawmode_problem
 from scraper.refs import Dialect, ThreadRef
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,14 @@ class FetchState:
     size: int = 0  # bytes of complete dat lines held (2ch)
     last_modified: str | None = None  # validator for If-Modified-Since, when trustworthy
     last_number: int = 0  # highest post number read
+    first_post: str | None = None  # `first_post_identity` of the post 1 held, when known
+
+
+def first_post_identity(post: object) -> str:
+    """What a whole read of the thread must show again as post 1: name, date and body (any object
+    with those attributes: a `Post`, a stored post). Spaces are left out, since dialects differ there."""
+    text = f"{getattr(post, 'name', '')}|{getattr(post, 'date', '')}|{getattr(post, 'body', '')}"
+    return "".join(text.split())
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,9 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     validated = _validator(state, response) if complete else replace(state, last_modified=None)
     if not fresh:
         return FetchResult([], validated, "unchanged", len(data), complete=complete)
-    posts = parse_dat(fresh.decode(ref.encoding, errors="replace"), state.last_number + 1)
+    text = fresh.decode(ref.encoding, errors="replace")
+    _check(dat_problem(text, full=False), ref.dat_url, "not the dat of the thread")
+    posts = parse_dat(text, state.last_number + 1)
     new_state = replace(validated, size=state.size + len(fresh), last_number=posts[-1].number)
     return FetchResult(posts, new_state, "new", len(data), complete=complete)
 
@@ -168,10 +178,12 @@ def _dat_result(
     response: requests.Response, ref: ThreadRef, state: FetchState, data: bytes, *, full: bool, note: str
 ) -> FetchResult:
     whole, complete = _complete_lines(data)
-    posts = parse_dat(whole.decode(ref.encoding, errors="replace"))
-    last = posts[-1].number if posts else 0
+    text = whole.decode(ref.encoding, errors="replace")
+    _check(dat_problem(text, full=True), ref.dat_url, "not the dat of the thread")
+    posts = parse_dat(text)
+    _check(_first_post_problem(state, posts[0]), ref.dat_url, "not the dat of the thread")
     validator = _trusted_validator(response) if complete else None
-    new_state = FetchState(size=len(whole), last_modified=validator, last_number=last)
+    new_state = FetchState(len(whole), validator, posts[-1].number, first_post_identity(posts[0]))
     outcome = "full" if state.size else "new"
     if note:
         log.info("%s: full read (%s)", ref.read_url, note)
@@ -185,6 +197,19 @@ def _dat_result(
     )
 
 
+def _check(problem: str | None, url: str, what: str) -> None:
+    """A 200 that is not the thread (a maintenance page, a captive portal, an empty answer, another
+    thread) is a fault like a 503: nothing of it is taken, and the caller reads again next poll."""
+    if problem is not None:
+        raise FetchError(f"{url}: the answer is {what} ({problem})")
+
+
+def _first_post_problem(state: FetchState, first: Post) -> str | None:
+    if state.first_post is None or first.deleted or first_post_identity(first) == state.first_post:
+        return None
+    return f"its first post is not the one held: {first.raw[:60]!r}"
+
+
 def _validator(state: FetchState, response: requests.Response) -> FetchState:
     return replace(state, last_modified=_trusted_validator(response) or state.last_modified)
 
@@ -195,22 +220,56 @@ def _range_total(content_range: str) -> int | None:
 
 
 def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
-    response = _get(session, ref.rawmode_url(state.last_number + 1))
+    # From the last number held, not the next one: an answer of the thread then always shows a post,
+    # and an empty 200 (a proxy's, a portal's) cannot pass for "nothing new" — taken as that, it
+    # would let a post whose answer was lost be judged not landed, and sent twice.
+    start = max(state.last_number, 1)
+    answer = _rawmode_answer(session, ref, start)
+    if isinstance(answer, FetchResult):
+        return replace(answer, state=state)
+    posts, complete, transferred = answer
+    if not posts and complete and start > 1:
+        # The post held last was deleted (したらば leaves a gap), or the answer was not the thread's.
+        answer = _rawmode_answer(session, ref, 1)
+        if isinstance(answer, FetchResult):
+            return replace(answer, state=state)
+        posts, complete, more = answer
+        transferred += more
+    if not posts and complete:
+        raise FetchError(
+            f"{ref.rawmode_url(start)}: the answer is not the rawmode answer of the thread (no post)"
+        )
+    if posts and posts[0].number == 1:
+        _check(
+            _first_post_problem(state, posts[0]),
+            ref.rawmode_url(start),
+            "not the rawmode answer of the thread",
+        )
+    posts = [post for post in posts if post.number > state.last_number]
+    if not posts:
+        return FetchResult([], state, "unchanged", transferred, complete=complete)
+    return FetchResult(
+        posts, replace(state, last_number=posts[-1].number), "new", transferred, complete=complete
+    )
+
+
+def _rawmode_answer(
+    session: requests.Session, ref: ThreadRef, start: int
+) -> FetchResult | tuple[list[Post], bool, int]:
+    """The posts of `start-` (whole lines only), whether that was all, and the bytes received; a
+    FetchResult when the thread is gone."""
+    url = ref.rawmode_url(start)
+    response = _get(session, url)
     if response.status_code in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
+        return FetchResult(
+            [], FetchState(), "gone", len(response.content), note=f"HTTP {response.status_code}"
+        )
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
     whole, complete = _complete_lines(response.content)
-    posts = [
-        post
-        for post in parse_rawmode(whole.decode(ref.encoding, errors="replace"))
-        if post.number > state.last_number
-    ]
-    if not posts:
-        return FetchResult([], state, "unchanged", len(response.content), complete=complete)
-    return FetchResult(
-        posts, replace(state, last_number=posts[-1].number), "new", len(response.content), complete=complete
-    )
+    text = whole.decode(ref.encoding, errors="replace")
+    _check(rawmode_problem(text), url, "not the rawmode answer of the thread")
+    return parse_rawmode(text), complete, len(response.content)
 
 
 _PAGE_END = regex.compile(r"</html\s*>\s*$", regex.IGNORECASE)
@@ -218,24 +277,50 @@ _PAGE_END = regex.compile(r"</html\s*>\s*$", regex.IGNORECASE)
 
 def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
     url = ref.read_url + (f"{state.last_number + 1}-" if state.last_number else "")
-    response = _get(session, url)
-    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
-    if response.status_code != 200:
-        raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
-    page = response.content.decode(_page_encoding(response, ref), errors="replace")
-    posts = [post for post in parse_read_cgi(page) if post.number > state.last_number]
-    # A page cut short (a dropped connection, a proxy's limit) may end inside its last post: that one
-    # is read again next time rather than taken half.
-    complete = _PAGE_END.search(page[-512:]) is not None
+    answer = _html_answer(session, ref, url)
+    if isinstance(answer, FetchResult):
+        return replace(answer, state=state)
+    shown, complete, transferred = answer
+    if not shown and complete and state.last_number:
+        # A thread's page shows post 1 beside any range; したらば leaves it out once deleted, and then
+        # only the whole page tells a quiet thread from a page that is not the thread's.
+        url = ref.read_url
+        answer = _html_answer(session, ref, url)
+        if isinstance(answer, FetchResult):
+            return replace(answer, state=state)
+        shown, complete, more = answer
+        transferred += more
+    if complete or shown:
+        _check(page_problem(shown), url, "not a page of the thread")
+    if shown and shown[0].number == 1:
+        _check(_first_post_problem(state, shown[0]), url, "not a page of the thread")
+    posts = [post for post in shown if post.number > state.last_number]
     if not complete:
         log.info("%s: the page ends before </html>; its last post is read again next time", url)
         posts = posts[:-1]
     if not posts:
-        return FetchResult([], state, "unchanged", len(response.content), complete=complete)
+        return FetchResult([], state, "unchanged", transferred, complete=complete)
     return FetchResult(
-        posts, replace(state, last_number=posts[-1].number), "new", len(response.content), complete=complete
+        posts, replace(state, last_number=posts[-1].number), "new", transferred, complete=complete
     )
+
+
+def _html_answer(
+    session: requests.Session, ref: ThreadRef, url: str
+) -> FetchResult | tuple[list[Post], bool, int]:
+    """The posts of a page in page order, whether the page is whole (a page cut short — a dropped
+    connection, a proxy's limit — may end inside its last post: that one is read again next time),
+    and the bytes received; a FetchResult when the thread is gone."""
+    response = _get(session, url)
+    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
+        return FetchResult(
+            [], FetchState(), "gone", len(response.content), note=f"HTTP {response.status_code}"
+        )
+    if response.status_code != 200:
+        raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
+    page = response.content.decode(_page_encoding(response, ref), errors="replace")
+    complete = _PAGE_END.search(page[-512:]) is not None
+    return read_cgi_posts(page), complete, len(response.content)
 
 
 def _page_encoding(response: requests.Response, ref: ThreadRef) -> str:

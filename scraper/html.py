@@ -11,6 +11,8 @@ typed by a poster and is not a trip.
 
 from __future__ import annotations
 
+import itertools
+
 import regex
 from bs4 import BeautifulSoup, Comment, NavigableString, ParserRejectedMarkup, Tag
 
@@ -18,6 +20,8 @@ from scraper.post import Post, parse_date
 
 _TRIP = regex.compile(r"◆([A-Za-z0-9./+!?]{10,12})")
 _SOURCE_BREAK = regex.compile(r"\r?\n[ \t]*")
+# The rest of what str.splitlines() breaks on: on the page it is a space within the line.
+_OTHER_BREAKS = regex.compile(r"[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _DT_LINE = regex.compile(r"^\s*(?P<number>\d+)\s*：(?P<name>.*)：(?P<date>[^：]*)$", regex.DOTALL)
 
 
@@ -27,6 +31,11 @@ _STRAY_DECLARATION = regex.compile(r"<!(?!--|doctype)", regex.IGNORECASE)
 
 
 def parse_read_cgi(page: str) -> list[Post]:
+    return sorted(read_cgi_posts(page), key=lambda post: post.number)
+
+
+def read_cgi_posts(page: str) -> list[Post]:
+    """The posts of a page in the order the page shows them."""
     try:
         soup = BeautifulSoup(page, "html.parser")
     except ParserRejectedMarkup:
@@ -34,7 +43,18 @@ def parse_read_cgi(page: str) -> list[Post]:
     posts = [post for div in soup.select("div.post") if (post := _from_div(div)) is not None]
     if not posts:
         posts = [post for dt in soup.find_all("dt") if (post := _from_dt(dt)) is not None]
-    return sorted(posts, key=lambda post: post.number)
+    return posts
+
+
+def page_problem(posts: list[Post]) -> str | None:
+    """Why a whole page's posts (in page order) are not those of a thread: none at all (a thread's
+    page shows post 1 beside any range), or numbers that do not rise."""
+    if not posts:
+        return "no post on the page"
+    for before, after in itertools.pairwise(posts):
+        if after.number <= before.number:
+            return f"post {after.number} after post {before.number}"
+    return None
 
 
 def _text_of(element: Tag) -> str:
@@ -42,7 +62,7 @@ def _text_of(element: Tag) -> str:
     parts: list[str] = []
     for node in element.descendants:
         if isinstance(node, NavigableString) and not isinstance(node, Comment):
-            parts.append(_SOURCE_BREAK.sub("", str(node)))
+            parts.append(_OTHER_BREAKS.sub(" ", _SOURCE_BREAK.sub("", str(node))))
         elif isinstance(node, Tag) and node.name == "br":
             parts.append("\n")
     return regex.sub(r" ?\n ?", "\n", "".join(parts)).strip()

@@ -22,6 +22,10 @@ _DATE = regex.compile(
     r"(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.(?P<cs>\d{1,3}))?)?"
 )
 _BR = regex.compile(r"\s?<br\s*/?>\s?", regex.IGNORECASE)
+# Everything str.splitlines() would break a line on. In a body only the board's <br> breaks a line;
+# one of these, raw or from a reference (`&#10`, `&#x0a;`, `&NewLine;`, `&#0000010`), is shown by a
+# browser as a space on the same line, and a command hidden behind it must not become a line of its own.
+_LINE_BREAKS = regex.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -83,11 +87,18 @@ def parse_date(field: str) -> tuple[datetime | None, str]:
     return moment, poster_id
 
 
+def decode_line(text: str) -> str:
+    """One line of a body as a reader sees it: references resolved once, and anything that would
+    break the line (raw, or what a reference decodes to) the space a browser shows."""
+    return _LINE_BREAKS.sub(" ", html.unescape(text))
+
+
 def parse_body(field: str) -> str:
-    """A stored body as plain text: 2ch's padding spaces dropped, `<br>` → newline, one unescape."""
+    """A stored body as plain text: 2ch's padding spaces dropped, `<br>` → newline (and nothing
+    else), one unescape."""
     if field.startswith(" "):
         field = field[1:]
     if field.endswith(" "):
         field = field[:-1]
-    text = _BR.sub("\n", field)
-    return html.unescape(_TAGS.sub("", regex.sub(r"<a [^>]*>|</a>", "", text)))
+    text = _TAGS.sub("", regex.sub(r"<a [^>]*>|</a>", "", field))
+    return "\n".join(decode_line(line) for line in _BR.split(text))

@@ -25,7 +25,8 @@ class BoardLimits:
 
 def parse_settings(text: str) -> dict[str, str]:
     values = {}
-    for line in text.splitlines():
+    # `\n` (or CRLF) ends a setting; a title holding `\x1c` or U+2028 stays one setting.
+    for line in text.split("\n"):
         key, sep, value = line.partition("=")
         if sep and key.strip():
             values[key.strip()] = value.strip()

@@ -9,6 +9,7 @@ crash can neither lose an answer nor make a second one.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -138,9 +139,24 @@ def _record(cls: type, row: dict) -> object:
     return cls(**{key: value for key, value in row.items() if key in names})
 
 
+OWNER_ONLY = 0o600  # the database holds every game's secret seed and each period's key
+
+
+def _owner_only(path: str) -> None:
+    """Create the database file for its owner alone before SQLite opens it (SQLite gives the -wal and
+    -shm files the database's own mode), and take back what an older threadgm left readable."""
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY))
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        if os.path.exists(name) and os.stat(name).st_uid == os.getuid() and os.stat(name).st_mode & 0o077:
+            os.chmod(name, OWNER_ONLY)
+
+
 class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            _owner_only(self.path)
         conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self.db = Database(conn)
         if self.path != ":memory:":
@@ -517,7 +533,6 @@ class Store:
     def save_period(self, record: PeriodRecord) -> None:
         """Inside the caller's transaction, with the post that publishes it."""
         self.db["periods"].upsert(record.__dict__, pk=("game_id", "period"))
-
 
     # -- the referee's decisions --------------------------------------------------------------------
 

@@ -2,6 +2,8 @@
 nobody expects — and a bot that must still answer every command exactly once.
 
 Seeded: a failing run names its seed and replays the same way. Faults hit only the bot's requests.
+Reads also get pages with status 200 that are not the thread (a maintenance page, a captive portal,
+an empty body): taken as the thread they would lose posts, so they must be faults like a 500.
 CI plays four seeds per way of reading; `THREADGM_CHAOS_SEEDS=40` plays more (each takes about 1.5 s).
 """
 
@@ -22,6 +24,10 @@ from tests.test_scheduler_faults import Clock, make_bot
 
 SEEDS = int(os.environ.get("THREADGM_CHAOS_SEEDS", "4"))
 GARBAGE = "<html><head><title>メンテナンス中</title></head><body>しばらくお待ちください</body></html>"
+# A maintenance page and a captive portal as a proxy or a hotel network gives them, with status 200
+# and lines enough to pass for posts if they were taken as the dat.
+MAINTENANCE_200 = "<html>\n<head><title>メンテナンス中</title></head>\n<body>\nただいまメンテナンス中です\n</body>\n</html>\n"
+PORTAL = "<!DOCTYPE html>\n<html><body>\n<form action='/login'>ご利用にはログインが必要です</form>\n</body></html>\n"
 
 
 def from_bot(request) -> bool:
@@ -73,11 +79,24 @@ class Chaos:
             return "ok"
 
     def read(self, request, forward) -> Response:
-        kind = self.draw([("500", 0.12), ("cut", 0.1), ("maintenance page", 0.05), ("slow", 0.03)])
+        kind = self.draw(
+            [
+                ("500", 0.1),
+                ("cut", 0.1),
+                ("maintenance page", 0.04),
+                ("maintenance page 200", 0.04),
+                ("captive portal", 0.03),
+                ("empty 200", 0.03),
+                ("slow", 0.03),
+            ]
+        )
         if kind == "500":
             return Response(b"Internal Server Error", status=500)
         if kind == "maintenance page":
             return Response(GARBAGE.encode("cp932"), status=503, content_type="text/html")
+        if kind in ("maintenance page 200", "captive portal", "empty 200"):
+            page = {"maintenance page 200": MAINTENANCE_200, "captive portal": PORTAL}.get(kind, "")
+            return Response(page.encode("cp932"), content_type="text/html")
         answer = forward()
         data = answer.get_data()
         if kind == "cut" and answer.status_code in (200, 206) and len(data) > 8:

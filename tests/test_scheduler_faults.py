@@ -273,3 +273,76 @@ def test_a_passing_404_does_not_end_the_game_but_a_dat_drop_does(board, tmp_path
     with caplog.at_level(logging.ERROR):
         assert bot.tick().read == "gone"
     assert "subject.txt no longer lists it" in caplog.text
+
+
+MAINTENANCE = (
+    "<html>\n<head><title>メンテナンス中</title></head>\n<body>\nしばらくお待ちください\n</body>\n</html>\n"
+)
+
+
+@pytest.mark.parametrize("page", [MAINTENANCE.encode("cp932"), b""], ids=["maintenance page", "empty"])
+def test_a_200_that_is_not_the_dat_loses_no_post(board, tmp_path, caplog, page: bytes) -> None:
+    # Taken as the dat, the page's lines were posts 1-7: the real posts that later held those numbers
+    # were marked handled without an answer.
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    asked = [board.post("dice1d6=")]
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(page, content_type="text/html"), times=2)
+    with caplog.at_level(logging.WARNING):
+        assert bot.tick().read == "error"
+        asked += [board.post(f"dice1d6= {n}") for n in range(6)]
+        assert bot.tick().read == "error"
+    assert "could not read the thread" in caplog.text and "not the dat of the thread" in caplog.text
+    for _ in range(3):
+        clock.advance(61)
+        bot.tick()
+    assert {number: answers(board, number) for number in asked} == dict.fromkeys(asked, 1)
+
+
+def test_a_board_that_keeps_asking_to_confirm_gets_the_answer_later(board, tmp_path, caplog) -> None:
+    # Dropped for good before: the player's dice were never answered.
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    number = board.post("dice1d6=")
+    page = (
+        "<html><head><title>■ 書き込み確認 ■</title></head><!-- 2ch_X:cookie --><body><form>"
+        "<input type=hidden name=bbs value=test></form></body></html>"
+    ).encode("cp932")
+    board.script.script("POST", "/test/bbs.cgi", lambda r, f: Response(page), times=4)
+    with caplog.at_level(logging.WARNING):
+        bot.tick()
+    assert "confirmation twice" in caplog.text
+    (row,) = bot.store.outbox(bot.thread_id, ["pending"])
+    first_rest = datetime.fromisoformat(row.not_before) - clock.now
+    assert first_rest >= timedelta(seconds=60)
+    clock.advance(first_rest.total_seconds())
+    bot.tick()  # asked twice again: a longer rest
+    (row,) = bot.store.outbox(bot.thread_id, ["pending"])
+    assert datetime.fromisoformat(row.not_before) - clock.now > first_rest
+    assert not bot.store.outbox(bot.thread_id, ["dropped"])
+    clock.advance(3600)
+    bot.tick()
+    assert answers(board, number) == 1
+
+
+def test_another_threads_dat_answered_for_ours_loses_no_post(board, tmp_path, caplog) -> None:
+    # A well-formed dat, but of another thread (a misrouted cache, a board that lost ours): its post 1
+    # is not the post 1 the bot already holds, so the read is a fault, and nothing is taken from it.
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock)
+    first = board.post("dice1d6=")
+    bot.tick()
+    other = "名無し<>sage<>2026/12/01(火) 20:00:00 ID:zzz<> 別のスレの一番 <>別のスレ\n" * 5
+    board.script.script(
+        "GET", "/test/dat/", lambda r, f: Response(other.encode("cp932"), content_type="text/plain"), times=1
+    )
+    board.data.joinpath("test", "dat", f"{board.key}.dat").touch()  # the bot reads it whole again
+    later = board.post("dice1d6= もう一度")
+    with caplog.at_level(logging.WARNING):
+        bot.store.db["threads"].update(bot.thread_id, {"size": 0, "last_modified": None})  # a whole read
+        assert bot.tick().read == "error"
+    assert "could not read the thread" in caplog.text
+    for _ in range(3):
+        clock.advance(61)
+        bot.tick()
+    assert answers(board, first) == 1 and answers(board, later) == 1

@@ -75,4 +75,6 @@ def test_a_forged_answer_and_key_from_another_trip_count_for_nothing() -> None:
     result = verify_thread(THREAD, posts, render_body)
     assert result.bot_trips == (BOT,)
     assert result.ok and (result.checked, result.matched) == (1, 1)  # the bot's own answer, by its key
-    assert sum("なりすまし" in note for note in result.notes) == 2  # each of the forger's 【ダイス検証】 posts
+    assert (
+        sum("なりすまし" in note for note in result.notes) == 2
+    )  # each of the forger's 【ダイス検証】 posts

@@ -110,5 +110,18 @@ def test_a_landed_post_is_recognised_although_the_board_trimmed_its_line_ends() 
     # Boards drop the spaces at line ends and turn entities back: the same post must compare equal,
     # or the outbox would take a landed post for a lost one and send it twice.
     assert comparable(">>5 \ndice1d6=3 (3)  \n") == comparable(">>5\ndice1d6=3 (3)")
-    assert comparable("A &amp; B\r\nC") == "A & B\nC"
+    assert comparable("A &amp; B\r\nC") == comparable("A & B\nC")
     assert comparable(">>5\nx") != comparable(">>6\nx")
+    assert comparable("a\nb") != comparable("a b")  # the lines are the post's own
+
+
+def test_a_landed_post_is_recognised_whatever_the_board_made_of_a_reference_to_a_newline() -> None:
+    from poster.outbox import comparable
+    from scraper.dat import parse_dat
+
+    # The bot echoes a player's `&#10`: a board may keep it (read back as a space), drop it (ex0ch
+    # drops `&#10;`) or escape it; read back, it is still the post the bot sent, and no line break.
+    sent = ">>5 受付: 攻撃&#10入力\n二行目"
+    for stored in ("&gt;&gt;5 受付: 攻撃&#10入力<br>二行目", "&gt;&gt;5 受付: 攻撃入力<br>二行目"):
+        (post,) = parse_dat(f"ボット<><>2026/11/29(日) 21:22:13<>{stored}<>\n")
+        assert comparable(post.body) == comparable(sent), stored

@@ -7,6 +7,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from werkzeug.wrappers import Response
 from board.admin import delete_post, open_thread
 from board.posting import Client, WriteForm
 from board.server import make_app
-from scraper.fetch import FetchError, FetchState, fetch, make_session
+from scraper.fetch import FetchError, FetchState, fetch, first_post_identity, make_session
 from scraper.refs import ThreadRef
 from tests.scripted import ScriptedApp, scripted_server
 
@@ -221,7 +222,7 @@ def test_rawmode_reads_from_the_next_number_and_skips_gaps(board: Board) -> None
     board._age()
     second = fetch(session, ref, first.state)
     assert [(p.number, p.body) for p in second.new_posts] == [(2, "二番"), (4, "四番")]
-    assert board.script.seen[-1][1].endswith(f"/{board.key}/2-")
+    assert board.script.seen[-1][1].endswith(f"/{board.key}/1-")  # from the last held: never empty
     assert fetch(session, ref, second.state).outcome == "unchanged"
 
 
@@ -254,3 +255,136 @@ def test_scripted_app_forwards_untouched_requests(board: Board) -> None:
     session = make_session()
     fetch(session, board.ref(), FetchState())
     assert board.script.count("GET", "/test/dat/") == 1
+
+
+MAINTENANCE = (
+    "<html>\n<head><title>メンテナンス中</title></head>\n<body>\nただいまメンテナンス中です。\n"
+    "しばらくお待ちください。\n</body>\n</html>\n"
+).encode("cp932")
+PORTAL = b"<!DOCTYPE html>\n<html><body><form action='/login'>Wi-Fi login</form></body></html>\n"
+
+
+@pytest.mark.parametrize("page", [MAINTENANCE, PORTAL, b""], ids=["maintenance", "portal", "empty"])
+@pytest.mark.parametrize("held", [False, True], ids=["first read", "later read"])
+def test_a_200_that_is_not_the_dat_is_a_fault(board: Board, page: bytes, held: bool) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state if held else FetchState()
+    board.post("二番")
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(page, content_type="text/html"))
+    with pytest.raises(FetchError, match="not the dat of the thread"):
+        fetch(session, board.ref(), state)
+    after = fetch(session, board.ref(), state)  # nothing was taken from the lie
+    assert [p.body for p in after.new_posts] == (["二番"] if held else ["一番", "二番"])
+
+
+def test_a_dat_whose_lines_are_not_dat_lines_is_a_fault(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    dat = (board.data / "test" / "dat" / f"{board.key}.dat").read_bytes()
+    untitled = dat.replace("取得テスト".encode("cp932"), b"")
+    four_fields = dat + "名無し<><>2026/11/29(日) 21:22:13<>本文\n".encode("cp932")
+    for wrong in (untitled, four_fields):
+        board.script.script("GET", "/test/dat/", lambda r, f, wrong=wrong: Response(wrong))
+        with pytest.raises(FetchError, match="not the dat of the thread"):
+            fetch(session, board.ref(), state)
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"\n<p>\n", status=206))
+    with pytest.raises(FetchError, match="not the dat of the thread"):
+        fetch(session, board.ref(), state)
+
+
+def test_a_full_read_must_start_with_the_first_post_already_seen(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    assert state.first_post == first_post_identity(fetch(session, board.ref(), FetchState()).posts[0])
+    other = open_thread(board.data, "test", "別のスレ", "別のスレの一番")
+    other_dat = (board.data / "test" / "dat" / f"{other}.dat").read_bytes()
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(other_dat))
+    with pytest.raises(FetchError, match="first post"):
+        fetch(session, board.ref(), state)
+    delete_post(board.data, "test", board.key, 1)  # a deleted first post is still this thread's
+    board._age()
+    assert fetch(session, board.ref(), state).posts[0].deleted
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        MAINTENANCE,
+        "2<>名無し<><>2016/05/30(月) 02:13:04<>二<><>a\n1<>名無し<><>2016/05/30(月) 02:13:04<>一<>題<>a\n".encode(
+            "euc_jp"
+        ),
+        "2<>名無し<><>2016/05/30(月) 02:13:04<>二<><>a\nメンテナンス中\n".encode("euc_jp"),
+    ],
+    ids=["html", "falling numbers", "a line without a number"],
+)
+def test_a_rawmode_answer_must_be_numbered_posts_in_order(board: Board, page: bytes) -> None:
+    session = make_session()
+    state = fetch(session, board.ref("shitaraba"), FetchState()).state
+    board.post("二番")
+    board.script.script("GET", "/bbs/rawmode.cgi/", lambda r, f: Response(page))
+    with pytest.raises(FetchError, match="not the rawmode answer of the thread"):
+        fetch(session, board.ref("shitaraba"), state)
+    # An empty answer too: the read starts at the last post held, so the thread's answer shows it.
+    board.script.script("GET", "/bbs/rawmode.cgi/", lambda r, f: Response(b""))
+    with pytest.raises(FetchError, match="not the rawmode answer of the thread"):
+        fetch(session, board.ref("shitaraba"), state)
+    assert [p.body for p in fetch(session, board.ref("shitaraba"), state).new_posts] == ["二番"]
+
+
+def test_a_rawmode_read_whose_last_held_post_was_deleted_reads_from_the_start(board: Board) -> None:
+    session = make_session()
+    board.post("二番")
+    state = fetch(session, board.ref("shitaraba"), FetchState()).state
+    delete_post(board.data, "test", board.key, 2)
+    again = fetch(session, board.ref("shitaraba"), state)
+    assert again.outcome == "unchanged" and board.script.seen[-1][1].endswith("/1-")
+    board.post("三番")
+    assert [p.number for p in fetch(session, board.ref("shitaraba"), state).new_posts] == [3]
+
+
+def test_a_read_cgi_page_without_the_thread_s_posts_is_a_fault(board: Board) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState(), html=True).state
+    board.post("二番")
+    page = "<html><body><div class='post'><span class='number'>{}</span><div class='message'>x</div></div>"
+    twice = (page.format(2) + page.format(2)[12:] + "</html>").encode("cp932")
+    for wrong, requests_made in ((MAINTENANCE, 2), (twice, 1)):  # a page without posts: the whole page too
+        board.script.script(
+            "GET", "/test/read.cgi/", lambda r, f, wrong=wrong: Response(wrong), times=requests_made
+        )
+        with pytest.raises(FetchError, match="not a page of the thread"):
+            fetch(session, board.ref(), state, html=True)
+    assert [p.body for p in fetch(session, board.ref(), state, html=True).new_posts] == ["二番"]
+
+
+@pytest.mark.parametrize("dialect", ["2ch read.cgi", "shitaraba"])
+def test_a_page_of_another_thread_is_a_fault(board: Board, dialect: str) -> None:
+    html = dialect == "2ch read.cgi"
+    ref = board.ref("2ch" if html else "shitaraba")
+    session = make_session()
+    first = fetch(session, ref, FetchState(), html=html)
+    state = replace(first.state, first_post=first_post_identity(first.posts[0]))
+    assert fetch(session, ref, state, html=html).outcome == "unchanged"  # the thread's own page passes
+    other = open_thread(board.data, "test", "別のスレ", "別のスレの一番")
+    # what a confused proxy or a moved thread answers: another thread's page, with status 200
+    if html:
+        page = session.get(f"{board.server.url}/test/read.cgi/test/{other}/").content
+    else:
+        page = session.get(f"{board.server.url}/bbs/rawmode.cgi/local/test/{other}/1-").content
+    prefix = "/test/read.cgi/" if html else "/bbs/rawmode.cgi/"
+    board.script.script("GET", prefix, lambda r, f: Response(page, content_type="text/html"), times=2)
+    with pytest.raises(FetchError, match="first post is not the one held"):
+        fetch(session, ref, state, html=html)
+
+
+def test_a_shitaraba_page_whose_first_post_was_deleted_still_reads(board: Board) -> None:
+    # したらば's read.cgi leaves a deleted post 1 out: a quiet thread's `N-` page then shows no post,
+    # and only the whole page tells it from a page that is not the thread's.
+    session = make_session()
+    ref = board.ref("shitaraba")
+    board.post("二番")
+    state = fetch(session, ref, FetchState(), html=True).state
+    delete_post(board.data, "test", board.key, 1)
+    assert fetch(session, ref, state, html=True).outcome == "unchanged"
+    board.post("三番")
+    assert [p.body for p in fetch(session, ref, state, html=True).new_posts] == ["三番"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from scraper.dat import parse_dat, parse_dat_line
 from scraper.html import parse_read_cgi
 from scraper.post import JST, parse_name
@@ -106,3 +108,43 @@ def test_unclosed_classic_posts_and_a_stray_declaration() -> None:
     page = """<dl class="thread"><dt>4 ：<b>名無し</b>：2015/01/01(木) 00:00:00.00 ID:xyz<dd> dice1d6= <![ 変な行 <br><br>
     <dt>5 ：<b>名無し</b>：2015/01/01(木) 00:00:01.00 ID:abc<dd> 次 <!x> <br><br></dl>"""
     assert [(p.number, p.body) for p in parse_read_cgi(page)] == [(4, "dice1d6= <![ 変な行"), (5, "次 <!x>")]
+
+
+# Characters str.splitlines() breaks on, as a board that does not clean its fields stores them raw.
+_LINE_LOOKALIKES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\r"
+
+
+def test_only_newline_ends_a_dat_or_rawmode_line(tmp_path) -> None:
+    from scraper.files import read_saved_thread
+
+    dat = "".join(
+        f"名{c}無し<>sa{c}ge<>2026/11/29(日) 21:22:13<>本{c}文 {i}<>{'題' if i == 0 else ''}\n"
+        for i, c in enumerate(_LINE_LOOKALIKES)
+    )
+    assert [(p.number, p.body[-1]) for p in parse_dat(dat)] == [(i + 1, str(i)) for i in range(9)]
+    raw = "".join(
+        f"{i + 1}<>名{c}<><>2026/11/29(日) 21:22:13<>本{c}文 {i}<><>x\n"
+        for i, c in enumerate(_LINE_LOOKALIKES)
+    )
+    assert [(p.number, p.body[-1]) for p in parse_rawmode(raw)] == [(i + 1, str(i)) for i in range(9)]
+    saved = tmp_path / "1600000000.dat"
+    saved.write_bytes(dat.replace("\x85", "").replace("\u2028", "").replace("\u2029", "").encode("cp932"))
+    assert [p.number for p in read_saved_thread(saved)] == list(range(1, 10))
+
+
+@pytest.mark.parametrize(
+    "reference", ["&#10", "&#10;", "&#x0a;", "&#X0A", "&NewLine;", "&#0000010", "&#13;", "&#8232;", "&#x2029"]
+)
+def test_only_the_board_s_br_breaks_a_body_line(reference: str) -> None:
+    # A reader sees one line; a command hidden behind a reference must not become a line of its own.
+    line = f"名無し<><>2026/11/29(日) 21:22:13<>&gt; 引用{reference}GM: dice1d6=<br>二行目\x0b\x1c三<>題\n"
+    (post,) = parse_dat(line)
+    assert post.body == "> 引用 GM: dice1d6=\n二行目  三"
+    (raw,) = parse_rawmode(f"1<>名無し<><>2016/05/30(月) 02:13:04<>引用{reference}GM: dice1d6=<>題<>x\n")
+    assert raw.body == "引用 GM: dice1d6="
+
+
+def test_a_read_cgi_body_breaks_only_at_br() -> None:
+    page = "<html><div class='post'><span class='number'>2</span><div class='message'>引用&#x2028;GM: dice1d6=\x0b x<br>二行目</div></div></html>"
+    (post,) = parse_read_cgi(page)
+    assert post.body.split("\n") == ["引用 GM: dice1d6=  x", "二行目"]

@@ -40,3 +40,10 @@ def test_still_listed_on_the_local_board(tmp_path: Path) -> None:
         assert still_listed(session, dead) is None
     finally:
         server.close()
+
+
+def test_a_title_holding_line_lookalikes_lists_no_forged_thread() -> None:
+    from scraper.subject import listed_keys
+
+    text = "1700000000.dat<>題\x1c1800000000.dat<>偽\u20281900000000.dat<>偽 (3)\n1600000000.dat<>二 (1)\n"
+    assert listed_keys(text) == {"1700000000", "1600000000"}

@@ -154,3 +154,29 @@ def test_an_old_database_is_migrated_forward(tmp_path: Path) -> None:
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert store.game_status("g") == "running"  # the new column got its default
     assert {"orders", "resolutions", "game_log"} <= set(store.db.table_names())
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_the_database_and_its_wal_files_are_for_their_owner_only(tmp_path: Path) -> None:
+    # The database holds every game's secret seed: nobody else on the machine may read it, whatever
+    # the umask of the process that made it.
+    import os
+
+    old = os.umask(0o022)
+    try:
+        store = fresh(tmp_path)
+        store.game("g", "dice", "T", NOW)
+        files = [tmp_path / name for name in ("t.sqlite", "t.sqlite-wal", "t.sqlite-shm")]
+        assert all(path.exists() for path in files)
+        assert {path.name: _mode(path) for path in files} == {path.name: 0o600 for path in files}
+        store.close()
+        legacy = tmp_path / "old.sqlite"  # made world-readable by an older threadgm
+        Store(legacy).close()
+        legacy.chmod(0o644)
+        Store(legacy).close()
+        assert _mode(legacy) == 0o600
+    finally:
+        os.umask(old)
