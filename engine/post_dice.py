@@ -3,7 +3,9 @@
 `answer_post(body, source)` answers every dice command of the post in reading order (the i-th with
 the dice of `source.stream(str(i))`, so each command's dice are an independent, recomputable stream)
 in one `Report`: one `Section` per command, or None when the post has no command. At most
-MAX_COMMANDS commands are answered; one more line says the rest were ignored.
+MAX_COMMANDS commands are answered; one more line says the rest were ignored. At most MAX_POST_DICE
+dice are rolled for one post: the command that would roll more is answered with a refusal, and the
+commands after it are not rolled.
 
 Secret BCDice commands (`S2D6`, `Schoice[...]`, `sx3 1D6`, a table whose command is secret) are rolled
 like any other — their dice come from the period's stream, so revealing the period key reveals them —
@@ -29,6 +31,7 @@ MAX_COMMANDS = 20  # like a board's dice bot: enough for any real post, bounded 
 MAX_REPLY_CHARS = 2000  # of one command's answer (`x100 choice[...]` could fill twenty posts)
 MAX_POST_ANSWER = 4000  # characters of all the answers to one post: about two posts of a 2ch board
 MAX_POST_LINES = 48  # lines of all the answers to one post: two posts of a 2ch board
+MAX_POST_DICE = 2000  # dice rolled for one post: `x100 100D1000` lines would take seconds, not ms
 _MAX_LISTED = 10  # faces named in a table error before "など"
 
 SECRET_NOTE = "シークレットダイスを振りました（結果はあとで公開されます）"
@@ -47,12 +50,17 @@ def answer_post(body: str, source: RandomSource) -> Report | None:
     sections: list[Block] = []
     secrets: dict[int, str] = {}
     chars = lines = 0
+    budget = _Budget(MAX_POST_DICE)
     commands = found[:MAX_COMMANDS]
     for index, item in enumerate(commands):
         if chars >= MAX_POST_ANSWER or lines >= MAX_POST_LINES:
             sections.append(section(line(_cut(index, len(commands) - index))))
             break  # the rest is not rolled: one post cannot make the bot post for an hour
-        answer = _answer(item, source.stream(str(index)))
+        try:
+            answer = _answer(item, budget.count(source.stream(str(index))))
+        except _TooManyDice:
+            sections.append(section(line(_too_many(index, len(commands) - index))))
+            break
         if answer is None:
             continue
         blocks = answer.blocks
@@ -79,6 +87,37 @@ def _cut(index: int, left: int) -> str:
         f"答えが長くなるため、{index + 1}件目以降の{left}件は振りませんでした"
         f"（1レスへの答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで）"
     )
+
+
+def _too_many(index: int, left: int) -> str:
+    rest = f"{index + 1}件目以降の{left}件" if left > 1 else f"{index + 1}件目"
+    return f"ダイスが多すぎるため、{rest}は振りませんでした（1レスで振るダイスは{MAX_POST_DICE}個まで）"
+
+
+class _TooManyDice(Exception):
+    """The post asked for more than MAX_POST_DICE dice (raised from inside a roll, caught per post)."""
+
+
+class _Budget:
+    """The dice one post may still roll, shared by the streams of all its commands."""
+
+    def __init__(self, dice: int) -> None:
+        self.left = dice
+
+    def count(self, dice: Dice) -> Dice:
+        return _CountedDice(dice, self)
+
+
+@dataclass
+class _CountedDice:
+    dice: Dice
+    budget: _Budget
+
+    def roll(self, sides: int) -> int:
+        if self.budget.left <= 0:
+            raise _TooManyDice
+        self.budget.left -= 1
+        return self.dice.roll(sides)
 
 
 def roll_command(command: str, dice: Dice) -> BCDiceResult | None:

@@ -262,3 +262,27 @@ def test_one_post_cannot_make_the_bot_post_dozens_of_times() -> None:
     table = "\n".join(["2D6"] * 20)  # a real table's busiest post is answered whole
     whole = answer_post(table, SeededSource(b"k" * 32))
     assert whole is not None and "振りませんでした" not in whole.plain and whole.plain.count("(2D6)") == 20
+
+
+def test_one_post_rolls_at_most_its_dice_budget() -> None:
+    from engine.post_dice import MAX_POST_DICE
+
+    class Counting:
+        rolled = 0
+
+        def stream(self, purpose: str) -> Counting:
+            return self
+
+        def roll(self, sides: int) -> int:
+            Counting.rolled += 1
+            return 1
+
+    answer = answer_post("1D6\nx100 100D1000\n2D6", Counting())  # 10,000 dice in the middle line
+    assert answer is not None
+    assert Counting.rolled == MAX_POST_DICE
+    assert answer.plain.startswith("(1D6) ＞ 1")  # the command before is answered as usual
+    assert "ダイスが多すぎるため、2件目以降の2件は振りませんでした（1レスで振るダイスは2000個まで）" in answer.plain
+    assert "(2D6)" not in answer.plain and "#1" not in answer.plain
+    Counting.rolled = 0
+    whole = answer_post("x20 100D6", Counting())  # exactly the budget: every die rolled
+    assert whole is not None and "多すぎる" not in whole.plain and Counting.rolled == MAX_POST_DICE
