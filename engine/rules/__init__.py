@@ -4,7 +4,7 @@ The configuration's `rules = "…"`, `threadgm adjudicate / simulate / help GAME
 this registry; nothing else names a game. To add a game, see docs/architecture.md ("How to add a game").
 """
 
-from engine.rules import battle_royale, dh, dice, guess, naval, nijiyabou
+from engine.rules import battle_royale, dh, dice, dystopia, guess, naval, nijiyabou
 from engine.ruleset import Registry
 
 REGISTRY = Registry(
@@ -16,6 +16,7 @@ REGISTRY = Registry(
         battle_royale.ASSISTED,
         dh.RULESET,
         nijiyabou.RULESET,
+        dystopia.RULESET,
     ]
 )
 

@@ -1,0 +1,95 @@
+"""What every command's handler gets: the state being changed, who wrote the post (and whether a GM),
+the post's dice, and the lines of the answer; plus who may act for which character."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.report import Block, line
+from engine.rng import Dice, RandomSource
+from engine.rules.dystopia.model import DOWN, DystopiaError, Sheet, State
+
+
+def trip_of(author: str) -> str:
+    """The trip of `name◆trip` (empty without one)."""
+    return author.partition("◆")[2].strip()
+
+
+def plain_trip(trip: str) -> str:
+    return trip.strip().lstrip("◆").strip()
+
+
+@dataclass
+class Context:
+    state: State
+    author: str
+    source: RandomSource
+    index: int = 0  # the command's line in the post: its dice streams are its own
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def trip(self) -> str:
+        return trip_of(self.author)
+
+    @property
+    def is_gm(self) -> bool:
+        """A GM of the scenario's `gm` list; when the list is empty anyone may give GM commands."""
+        gms = [plain_trip(t) for t in self.state.options.gm if plain_trip(t)]
+        return not gms or self.trip in gms
+
+    def dice(self, purpose: str) -> Dice:
+        return self.source.stream(f"{self.index}/{purpose}")
+
+    def say(self, *parts: str) -> None:
+        self.blocks.append(line(*parts))
+
+    @property
+    def is_named_gm(self) -> bool:
+        """A GM the scenario names (an empty list makes everyone a GM, but never an owner)."""
+        return bool(self.trip) and self.trip in [plain_trip(t) for t in self.state.options.gm]
+
+    def may_act(self, sheet: Sheet) -> bool:
+        """NPCs and ownerless sheets: any GM; a PC with an owner: its owner or a named GM."""
+        if sheet.owner and not sheet.npc:
+            return plain_trip(sheet.owner) == self.trip or self.is_named_gm
+        return self.is_gm or not sheet.npc
+
+    def actor(self, name: str | None) -> Sheet:
+        """The character a command acts for: the named one (if the author may act for it), or the
+        author's own PC (the one sheet their trip owns)."""
+        if name is not None:
+            sheet = self.state.sheet(name)
+            if not self.may_act(sheet):
+                raise DystopiaError(f"{sheet.name}はあなたのキャラクターではありません")
+            return sheet
+        owned = [
+            s
+            for s in self.state.sheets.values()
+            if s.owner and plain_trip(s.owner) == self.trip and self.trip
+        ]
+        if len(owned) == 1:
+            return owned[0]
+        if owned:
+            names = "、".join(s.name for s in owned)
+            raise DystopiaError(
+                f"キャラクターが複数います（{names}）。「名前: 肉体判定」のように書いてください"
+            )
+        raise DystopiaError(
+            "あなたのキャラクターが見つかりません。「名前: 肉体判定」のように名前を書くか、【キャラシート】を貼ってください"
+        )
+
+
+def require_up(sheet: Sheet, what: str) -> None:
+    """戦闘不能 rules 3 and 5: a downed character uses nothing but BP and makes no checks."""
+    if sheet.dead:
+        raise DystopiaError(f"{sheet.name}は死亡しています")
+    if sheet.down:
+        raise DystopiaError(f"{sheet.name}は[{DOWN}状態]のため{what}できません（BPの用途だけ使えます）")
+
+
+def require_affectable(sheet: Sheet) -> None:
+    """戦闘不能 rule 7: a downed character receives no effect but revival and とどめ."""
+    if sheet.dead:
+        raise DystopiaError(f"{sheet.name}は死亡しています")
+    if sheet.down:
+        raise DystopiaError(f"{sheet.name}は[{DOWN}状態]のため、解除する効果ととどめ以外の効果を受けません")

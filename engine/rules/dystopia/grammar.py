@@ -1,0 +1,210 @@
+"""The commands players and the GM type, one per line (after NFKC: full and half width alike). A line
+may start with `名前:` to act for that character (NPCs, several PCs); without it the author's own PC acts.
+Lines that match no command are chat. A line that starts like a command but cannot be one is an error
+with its reason (`Rejection` when the post holds nothing else).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from engine.rules.dystopia.checks import CHANGES, FIXED, SETS, Check
+from engine.rules.dystopia.model import BASE_STATS, DystopiaError
+from engine.rules.dystopia.sheets import EXTRA_STATS, nfkc
+
+STATS = (*BASE_STATS, *EXTRA_STATS)
+BP_USES = {"チャンスメイク": 1, "不屈の闘志": 2, "起死回生": 3, "不撓不屈": 4, "絶対回避": 5}
+GM_WORDS = (
+    "戦闘開始",
+    "戦闘終了",
+    "シーン",
+    "感情ロール許可",
+    "感情ロール終了",
+    "リザルトフェイズ",
+    "却下",
+    "効果",
+    "効果解除",
+    "セッション開始",
+)
+MAX_LINES = 8  # commands answered in one post
+
+_STAT = "|".join(STATS)
+_ACTOR = re.compile(r"^(?P<actor>[^:\s]{1,24}):\s*(?P<rest>.+)$")
+_BRACKET = re.compile(rf"^[〈<](?P<stat>{_STAT})[〉>](?:判定)?(?P<tail>.*)$")
+_NAMED = re.compile(rf"^(?P<stat>{_STAT})判定(?P<tail>.*)$")
+_PLAIN = re.compile(r"^判定\s+(?P<stat>\S+?)(?=$|[\s+\-\[<>≧目CF])(?P<tail>.*)$")
+_OPPOSED = re.compile(rf"^対決\s+(?P<target>\S+)\s+(?P<stat>{_STAT})(?:\s+(?P<pstat>{_STAT}))?(?P<tail>.*)$")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<mod>[+-]\d{1,3})|(?:>=|≧)(?P<t1>\d{1,3})|目標値?(?P<t2>\d{1,3})"
+    r"|\[(?P<label>[^\]]{1,12})\]|(?P<cf>[CF])値?(?P<fix>固定)?(?P<value>[+-]?\d{1,2}))"
+)
+_AMOUNT = re.compile(
+    r"^(?P<word>ダメージ|回復|HP回復|MP消費|MP回復)(?:\s+(?P<target>\D\S*))?\s*(?P<amount>\d{1,4})$"
+)
+_BP = re.compile(rf"^(?P<use>{'|'.join(BP_USES)}|BP消費\s*(?P<cost>\d{{1,2}}))(?P<rest>(?:\s+\S+)*)\s*$")
+_ANCHORS = re.compile(r"^(?:>>\d{1,5}(?:-\d{1,5})?\s*)+")
+_WORDS = re.compile(r"^(?P<word>\S+)(?P<rest>(?:\s+\S+)*)\s*$")
+
+
+@dataclass(frozen=True)
+class Opposed:
+    actor: str | None
+    target: str
+    check: Check
+    passive_stat: str
+
+
+@dataclass(frozen=True)
+class Amount:
+    actor: str | None
+    word: str  # ダメージ, 回復, MP消費, MP回復
+    target: str | None
+    amount: int
+
+
+@dataclass(frozen=True)
+class BpUse:
+    actor: str | None
+    use: str  # a name of the BP table, or BP消費 (a skill's BP cost)
+    cost: int
+    emotion: str | None  # the connection whose emotion is cut (None: the smallest that suffices)
+
+
+@dataclass(frozen=True)
+class Words:
+    """Every other command: a keyword and its words (とどめ, 感情ロール, handouts, GM commands…)."""
+
+    actor: str | None
+    word: str
+    args: tuple[str, ...] = ()
+
+
+Command = Check | Opposed | Amount | BpUse | Words
+PLAYER_WORDS: dict[str, tuple[int, ...]] = {  # a word and how many words may follow it
+    "とどめ": (1,),
+    "とどめを刺す": (1,),
+    "感情ロール": (1,),
+    "感情上昇": (2,),
+    "裏ハンドアウト公開": (1,),
+    "調査": (1,),
+    "伝達": (2,),
+    "同意": (1,),
+    "拒否": (1,),
+    "シート確認": (0, 1),
+    "状況": (0,),
+    "サブ移動": (0,),
+    "メイン移動": (0,),
+    "行動放棄": (0,),
+    "行動": (1, 2),
+    "移動コスト": (2,),
+}
+
+
+def _tail(check: Check, tail: str) -> Check:
+    position, modifier, c_mods, f_mods = 0, check.modifier, list(check.c_mods), list(check.f_mods)
+    target, label = check.target, check.label
+    while position < len(tail):
+        match = _TOKEN.match(tail, position)
+        if match is None or match.end() == position:
+            raise DystopiaError(f"判定の「{tail[position:].strip()}」が読めません（例：肉体判定+2 目標12）")
+        position = match.end()
+        if match["mod"]:
+            modifier += int(match["mod"])
+        elif match["t1"] or match["t2"]:
+            target = int(match["t1"] or match["t2"])
+        elif match["label"]:
+            label = match["label"].strip()
+        else:
+            value = match["value"]
+            kind = FIXED if match["fix"] else CHANGES if value[0] in "+-" else SETS
+            (c_mods if match["cf"] == "C" else f_mods).append((kind, int(value)))
+    return replace(
+        check, modifier=modifier, target=target, label=label, c_mods=tuple(c_mods), f_mods=tuple(f_mods)
+    )
+
+
+def _check(text: str, actor: str | None) -> Check | None:
+    for pattern in (_BRACKET, _NAMED, _PLAIN):
+        match = pattern.match(text)
+        if match:
+            if match["stat"] not in STATS:
+                raise DystopiaError(f"「{match['stat']}」は能力値ではありません（{'・'.join(STATS)}）")
+            return _tail(Check(actor, match["stat"]), match["tail"])
+    return None
+
+
+def _opposed(text: str, actor: str | None) -> Opposed | None:
+    match = _OPPOSED.match(text)
+    if match is None:
+        if text.startswith("対決"):
+            raise DystopiaError("対決は「対決 相手 能力値」で書いてください（例：対決 ユイ 反射）")
+        return None
+    check = _tail(Check(actor, match["stat"]), match["tail"])
+    return Opposed(actor, match["target"], check, match["pstat"] or match["stat"])
+
+
+def _bp(text: str, actor: str | None) -> BpUse | None:
+    match = _BP.match(text)
+    if match is None:
+        return None
+    cost = int(match["cost"]) if match["cost"] is not None else BP_USES[match["use"]]
+    use = "BP消費" if match["cost"] is not None else match["use"]
+    emotions = match["rest"].split()
+    if len(emotions) > 1:
+        raise DystopiaError("BPの用途は感情を1つ切って使います（2つ以上の感情を同時に切ることはできません）")
+    return BpUse(actor, use, cost, emotions[0] if emotions else None)
+
+
+def _words(text: str, actor: str | None) -> Words | None:
+    match = _WORDS.match(text)
+    if match is None:
+        return None
+    word, args = match["word"], tuple(match["rest"].split())
+    if word in PLAYER_WORDS:
+        if len(args) in PLAYER_WORDS[word]:
+            return Words(actor, "とどめ" if word == "とどめを刺す" else word, args)
+        raise DystopiaError(f"{word}の書き方が違います（ヘルプ を見てください）")
+    if word in GM_WORDS:
+        return Words(actor, word, args)
+    return None
+
+
+def parse_command(line: str) -> Command | None:
+    """One line as a command (None: chat); DystopiaError when it starts like one but cannot be."""
+    text = _ANCHORS.sub("", nfkc(line).strip())
+    actor: str | None = None
+    named = _ACTOR.match(text)
+    if named and not text.startswith(("http", ">")):
+        found = parse_command(named["rest"])
+        if found is not None:
+            return replace(found, actor=named["actor"])
+    for reader in (_check, _opposed, _bp, _amount, _words):
+        found = reader(text, actor)
+        if found is not None:
+            return found
+    return None
+
+
+def _amount(text: str, actor: str | None) -> Amount | None:
+    match = _AMOUNT.match(text)
+    if match is None:
+        return None
+    word = "回復" if match["word"] == "HP回復" else match["word"]
+    return Amount(actor, word, match["target"], int(match["amount"]))
+
+
+def parse_lines(body: str) -> list[tuple[str, Command | str]]:
+    """Each command line of a post with its command, or the reason it cannot be one."""
+    found: list[tuple[str, Command | str]] = []
+    for raw in body.split("\n"):
+        if raw.lstrip().startswith((">", "＞")) and not raw.lstrip().startswith((">>", "＞＞")):
+            continue  # a quote
+        try:
+            command = parse_command(raw)
+        except DystopiaError as error:
+            found.append((raw.strip(), str(error)))
+            continue
+        if command is not None:
+            found.append((raw.strip(), command))
+    return found[:MAX_LINES]

@@ -1,0 +1,320 @@
+"""DysTopiA as the bot plays it: an immediate game. Each post's commands are answered at once with the
+rules applied (every answered post is a step the GM can undo); 状態 (GM) and 状況 (anyone) post the
+party table. The first answered post opens the session: it carries the back handouts' commitments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.report import Block, Report, heading, line, report, table
+from engine.rng import RandomSource
+from engine.rules.dystopia import actions, combat, handouts, scenes
+from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet
+from engine.rules.dystopia.context import Context, plain_trip
+from engine.rules.dystopia.creation import breaches, unchecked
+from engine.rules.dystopia.grammar import (
+    GM_WORDS,
+    Amount,
+    BpUse,
+    Command,
+    Opposed,
+    Words,
+    parse_command,
+    parse_lines,
+)
+from engine.rules.dystopia.help import HELP, SUMMARY
+from engine.rules.dystopia.model import DOWN, DystopiaError, Handout, Options, Sheet, State
+from engine.rules.dystopia.settings import SETTINGS, set_path
+from engine.rules.dystopia.sheets import SHEET_HEADING, is_sheet_post, posted_sheet, scenario_sheet
+from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError
+
+SheetPost = tuple[str, str]  # ("sheet", the post's body)
+
+
+def initial_state(scenario: Mapping[str, Any]) -> State:
+    """The scenario's options, sheets and back handouts."""
+    known = set(Options.__dataclass_fields__)
+    unknown = sorted(set(scenario) - known - {"pcs", "npcs"})
+    if unknown:
+        raise DystopiaError(
+            f"シナリオの項目 {'、'.join(unknown)} はありません（{'、'.join(sorted(known))}、pcs、npcs）"
+        )
+    options = Options(**{k: v for k, v in scenario.items() if k in known})
+    options.gm = [str(t) for t in options.gm]
+    state = State(options=options)
+    for key, npc in (("pcs", False), ("npcs", True)):
+        for data in scenario.get(key, []):
+            sheet = scenario_sheet(data, npc=npc)
+            if sheet.name in state.sheets:
+                raise RulesetError(f"キャラクター「{sheet.name}」が2人います")
+            state.sheets[sheet.name] = sheet
+            if str(data.get("handout", "")).strip():
+                state.handouts[sheet.name] = Handout(sheet.name, str(data["handout"]))
+    return state
+
+
+def sheet_report(sheet: Sheet, options: Options) -> list[Block]:
+    found = breaches(sheet, options.start_cl, options.max_total)
+    blocks: list[Block] = [
+        line(
+            f"キャラクター作成のチェック（{sheet.name}）：" + (f"違反{len(found)}件" if found else "違反なし")
+        )
+    ]
+    blocks += [line(f"・{text}") for text in found]
+    blocks += [line(f"（{text}）") for text in unchecked(sheet)]
+    return blocks
+
+
+def _owner(ctx: Context) -> str:
+    if not ctx.trip:
+        raise DystopiaError("キャラシートはトリップ付きの名前（名前#キー）で貼ってください")
+    return f"◆{ctx.trip}"
+
+
+def _take_sheet(ctx: Context, posted: tuple[str, Any]) -> None:
+    """A 【キャラシート】 block or a ココフォリア character JSON: adds or updates the poster's sheet."""
+    kind, content = posted
+    if kind == "sheet":
+        sheet, skipped = posted_sheet(content, _owner(ctx)), []
+    else:
+        sheet, skipped = ccfolia_sheet(content, _owner(ctx))
+    old = ctx.state.sheets.get(sheet.name)
+    if old is not None and old.owner and plain_trip(old.owner) != ctx.trip and not ctx.is_named_gm:
+        raise DystopiaError(f"{sheet.name}は別のトリップのキャラクターです")
+    if old is not None:
+        _keep(old, sheet, keep_connections=kind == "ccfolia")
+    ctx.state.sheets[sheet.name] = sheet
+    ctx.say(f"キャラシートを{'更新' if old else '登録'}しました：{sheet.name}（{sheet.owner}）")
+    if skipped:
+        ctx.say(f"読まなかった項目：{'、'.join(skipped)}")
+    ctx.blocks += sheet_report(sheet, ctx.state.options)
+
+
+def _keep(old: Sheet, sheet: Sheet, *, keep_connections: bool) -> None:
+    """What an update keeps: the state of play (down, effects, counters) and which emotions are used."""
+    sheet.down, sheet.dead, sheet.effects, sheet.counters, sheet.npc = (
+        old.down,
+        old.dead,
+        old.effects,
+        old.counters,
+        old.npc,
+    )
+    if keep_connections and not sheet.connections:
+        sheet.connections = old.connections
+    for link in sheet.connections:
+        before = old.connection(link.to)
+        link.used = bool(before and before.used)
+
+
+def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
+    if not args:
+        raise DystopiaError("効果 名前 効果名 ／ 効果解除 名前 [効果名] と書いてください")
+    sheet = ctx.state.sheet(args[0])
+    if add:
+        if len(args) != 2:
+            raise DystopiaError("効果 名前 効果名 と書いてください（例：効果 ユイ 戦闘中：毒）")
+        if sheet.down or sheet.dead:
+            raise DystopiaError(f"{sheet.name}は[{DOWN}状態]のため効果を受けません")
+        sheet.effects.append(args[1])
+    else:
+        sheet.effects = [e for e in sheet.effects if len(args) > 1 and e != args[1]]
+    ctx.say(f"{sheet.name}の効果：{'、'.join(sheet.effects) or 'なし'}")
+
+
+def _gm(ctx: Context, command: Words) -> None:
+    if not ctx.is_gm:
+        raise DystopiaError(f"{command.word}はGM（シナリオの gm のトリップ）だけが使えます")
+    args, word = command.args, command.word
+    gm_handlers: dict[str, Callable[[], None]] = {
+        "シーン": lambda: scenes.move_scene(ctx, args[0] if args else ""),
+        "感情ロール許可": lambda: scenes.open_emotions(ctx, open_=True, names=args),
+        "感情ロール終了": lambda: scenes.open_emotions(ctx, open_=False, names=()),
+        "リザルトフェイズ": lambda: actions.result_phase(ctx),
+        "却下": lambda: handouts.veto(ctx, args[0] if args else ""),
+        "効果": lambda: _effect(ctx, args, add=True),
+        "効果解除": lambda: _effect(ctx, args, add=False),
+        "戦闘開始": lambda: combat.start(ctx, args),
+        "戦闘終了": lambda: combat.end(ctx),
+        "セッション開始": lambda: ctx.say(f"{ctx.state.options.title}：セッション開始済み"),
+    }
+    gm_handlers[word]()
+
+
+def _words(ctx: Context, command: Words) -> None:
+    actor, args = command.actor, command.args
+    handlers: dict[str, Callable[[], None]] = {
+        "とどめ": lambda: actions.todome(ctx, actor, args[0]),
+        "感情ロール": lambda: scenes.emotion_roll(ctx, actor, args[0]),
+        "感情上昇": lambda: scenes.emotion_raise(ctx, actor, args[0], args[1]),
+        "裏ハンドアウト公開": lambda: handouts.show(ctx, actor, args[0]),
+        "調査": lambda: handouts.investigate(ctx, actor, args[0]),
+        "伝達": lambda: handouts.pass_on(ctx, actor, args[0], args[1]),
+        "同意": lambda: handouts.agree(ctx, actor, args[0]),
+        "拒否": lambda: handouts.refuse(ctx, actor, args[0]),
+        "シート確認": lambda: _sheet_check(ctx, args[0] if args else actor),
+        "状況": lambda: ctx.blocks.extend(status_blocks(ctx.state)),
+        "移動コスト": lambda: combat.change_move(ctx, args),
+    }
+    handlers |= {
+        word: (lambda word=word: combat.act(ctx, actor, word, args))
+        for word in ("サブ移動", "メイン移動", "行動放棄", "行動")
+    }
+    if command.word in GM_WORDS:
+        _gm(ctx, command)
+    else:
+        handlers[command.word]()
+
+
+def _sheet_check(ctx: Context, name: str | None) -> None:
+    sheet = ctx.state.sheet(name) if name else ctx.actor(None)
+    ctx.blocks += sheet_report(sheet, ctx.state.options)
+
+
+def run_command(ctx: Context, command: Command) -> None:
+    if isinstance(command, Opposed):
+        actions.do_opposed(ctx, command)
+    elif isinstance(command, Amount):
+        actions.do_amount(ctx, command)
+    elif isinstance(command, BpUse):
+        actions.do_bp(ctx, command)
+    elif isinstance(command, Words):
+        _words(ctx, command)
+    else:
+        actions.do_check(ctx, command)
+
+
+def status_blocks(state: State) -> list[Block]:
+    rows = []
+    for sheet in state.sheets.values():
+        marks = ["死亡" if sheet.dead else DOWN if sheet.down else "", *sheet.effects, sheet.row]
+        rows.append(
+            (
+                sheet.name + ("（NPC）" if sheet.npc else ""),
+                f"{sheet.hp}/{sheet.hp_max}",
+                f"{sheet.mp}/{sheet.mp_max}",
+                f"{sheet.bp}/{sheet.emotion_total}",
+                "、".join(m for m in marks if m) or "-",
+            )
+        )
+    blocks: list[Block] = [
+        heading(f"{state.options.title} シーン{state.scene_number}：{state.scene}"),
+        table(rows, header=("名前", "HP", "MP", "BP(未使用/合計)", "状態")),
+    ]
+    for sheet in state.sheets.values():
+        if sheet.connections:
+            links = "、".join(
+                f"{c.to} {c.emotion}{c.strength}" + ("（使用済み）" if c.used else "")
+                for c in sheet.connections
+            )
+            blocks.append(line(f"{sheet.name}の感情：{links}"))
+    if state.emotion_open:
+        blocks.append(line("感情ロール受付中"))
+    for handout in state.handouts.values():
+        shown = "公開済み" if handout.published else "未公開"
+        known = f"（知っている：{'、'.join(handout.known_by)}）" if handout.known_by else ""
+        blocks.append(line(f"裏ハンドアウト {handout.owner}：{shown}{known}"))
+    if state.combat is not None:
+        counts = "、".join(f"{n}{c}" for n, c in state.combat.counts.items())
+        due = combat.next_actor(state)
+        blocks.append(
+            line(
+                f"戦闘 第{state.combat.round}ラウンド カウント：{counts}" + (f"（次：{due}）" if due else "")
+            )
+        )
+    blocks += [line(f"申し出：{r.asker}→{r.answerer}（{r.handout}のRH）") for r in state.requests]
+    return blocks
+
+
+class DystopiaRuleset(ImmediateRuleset[State, Any]):
+    ID = "dystopia"
+    NAME = "DysTopiA"
+    HELP = HELP
+    SUMMARY = SUMMARY
+    settings = SETTINGS
+
+    def initial_state(self, scenario: Mapping[str, Any]) -> State:
+        try:
+            return initial_state(scenario)
+        except DystopiaError as error:
+            raise RulesetError(str(error)) from error
+
+    def state_to_dict(self, state: State) -> dict:
+        return state.to_dict()
+
+    def state_from_dict(self, data: dict) -> State:
+        return State.from_dict(data)
+
+    def parse_post(self, body: str) -> OrderText | Rejection | None:
+        if is_sheet_post(body):
+            return OrderText(("sheet", body), SHEET_HEADING)
+        character = ccfolia_data(body)
+        if character is not None:
+            return OrderText(("ccfolia", character), "ココフォリアのキャラクター")
+        found = parse_lines(body)
+        if not found:
+            return None
+        if all(isinstance(command, str) for _, command in found):
+            return Rejection(found[0][0], "／".join(str(command) for _, command in found))
+        return OrderText(tuple(found), " / ".join(raw for raw, _ in found))
+
+    def parse_line(self, line_text: str) -> OrderText | Rejection | None:
+        """One command line (adjudicate and case files)."""
+        try:
+            command = parse_command(line_text)
+        except DystopiaError as error:
+            return Rejection(line_text.strip(), str(error))
+        return OrderText(((line_text.strip(), command),), line_text.strip()) if command is not None else None
+
+    def order_key(self, order: Order) -> str:
+        return f"{order.post}/{order.line}"  # every command counts: none replaces another
+
+    def apply(self, state: State, order: Order, source: RandomSource) -> tuple[State, Report]:
+        work = state.copy()
+        opening = Context(work, order.author, source, index=0)
+        handouts.commit_all(opening)
+        blocks = list(opening.blocks)
+        if isinstance(order.command, tuple) and order.command[:1] in (("sheet",), ("ccfolia",)):
+            items: Sequence[tuple[str, Any]] = [(SHEET_HEADING, order.command)]
+        else:
+            items = order.command
+        for index, (raw, command) in enumerate(items):
+            trial = work.copy()
+            ctx = Context(trial, order.author, source, index=index)
+            echo = [line(f"「{raw}」")] if len(items) > 1 else []
+            try:
+                if isinstance(command, str):
+                    raise DystopiaError(command)
+                if isinstance(command, tuple):
+                    _take_sheet(ctx, command)
+                else:
+                    run_command(ctx, command)
+            except DystopiaError as error:
+                blocks += [*echo, line(f"受け付けられません：{error}")]
+                continue
+            work = trial
+            blocks += [*echo, *ctx.blocks]
+        return work, report(*blocks)
+
+    def set_value(self, state: State, path: str, value: Any) -> State:
+        try:
+            return set_path(state, path, value)
+        except DystopiaError as error:
+            raise RulesetError(str(error)) from error
+
+    def status(self, state: State) -> Report:
+        return report(*status_blocks(state))
+
+    def rules_in_force(self, state: State) -> list[str]:
+        options = state.options
+        die = 10 if options.short_session else 6
+        return [
+            f"判定 {options.dice}D6+能力値+修正（C値18・F値5から）",
+            f"感情ロール 1D{die}・各PC{options.emotion_rolls}回",
+            "とどめを刺す あり" if options.todome else "とどめを刺す 禁止",
+            "GM " + ("、".join(options.gm) if options.gm else "指定なし（誰でもGMコマンド可）"),
+        ]
+
+
+RULESET = DystopiaRuleset()

@@ -1,0 +1,101 @@
+"""Scenes and emotions: the GM moves the scene (オープニング → ドラマ → クライマックス → エンディング) and
+opens the 感情ロール at a scene's end; a player rolls 1D6 (1D10 in a short session) for one
+connection and raises its strength by 0 to the roll, never past 10 on one connection or 21 in all (a
+raise over the roll or a cap is refused, not clamped). Each PC has `emotion_rolls` rolls (6 when the
+GM does not say: the seed's 迷ったら6回).
+"""
+
+from __future__ import annotations
+
+from engine.rules.dystopia.context import Context
+from engine.rules.dystopia.model import MAX_STRENGTH, SCENES, DystopiaError
+
+SCENE_WORDS = {
+    "OP": "オープニング",
+    "オープニング": "オープニング",
+    "ドラマ": "ドラマ",
+    "ドラマシーン": "ドラマ",
+    "クライマックス": "クライマックス",
+    "クライマックスフェイズ": "クライマックス",
+    "エンディング": "エンディング",
+    "ED": "エンディング",
+}
+
+
+def scene_name(word: str) -> str:
+    found = SCENE_WORDS.get(word.upper() if word.isascii() else word)
+    if found is None:
+        raise DystopiaError(f"シーンは{'・'.join(SCENES)}のどれかです（{word}）")
+    return found
+
+
+def move_scene(ctx: Context, word: str) -> None:
+    state = ctx.state
+    state.scene = scene_name(word)
+    state.scene_number += 1
+    state.emotion_open, state.emotion_allowed = False, []
+    state.pending_raise = {}
+    state.requests = []
+    ctx.say(
+        f"シーン{state.scene_number}：{state.scene}（感情ロールは締め切り、裏ハンドアウトの申し出は取り消し）"
+    )
+
+
+def open_emotions(ctx: Context, *, open_: bool, names: tuple[str, ...]) -> None:
+    """The GM allows the 感情ロール (of the PCs named, or of everyone), or closes them."""
+    state = ctx.state
+    for name in names:
+        state.sheet(name)
+    state.emotion_open, state.emotion_allowed = open_, list(names)
+    die = 10 if state.options.short_session else 6
+    who = "、".join(names) if names else "全員"
+    ctx.say(f"感情ロールを許可（{who}、1D{die}）" if open_ else "感情ロールを締め切りました")
+
+
+def emotion_roll(ctx: Context, actor: str | None, to: str) -> None:
+    state = ctx.state
+    sheet = ctx.actor(actor)
+    if not state.emotion_open:
+        raise DystopiaError("感情ロールはGMが許可したとき（シーンの終わり）だけです")
+    if state.emotion_allowed and sheet.name not in state.emotion_allowed:
+        raise DystopiaError(f"GMは{sheet.name}の感情ロールを許可していません")
+    if sheet.connection(to) is None:
+        raise DystopiaError(f"{sheet.name}に{to}へのコネクションはありません")
+    if sheet.name in state.pending_raise:
+        raise DystopiaError("前の感情ロールの「感情上昇 相手 点数」がまだです")
+    left = state.emotion_left.get(sheet.name, state.options.emotion_rolls)
+    if left <= 0:
+        raise DystopiaError(
+            f"{sheet.name}の感情ロールは残っていません（{state.options.emotion_rolls}回まで）"
+        )
+    die = 10 if state.options.short_session else 6
+    face = ctx.dice("emotion").roll(die)
+    state.emotion_left[sheet.name] = left - 1
+    state.pending_raise[sheet.name] = [to, face]
+    ctx.say(f"{sheet.name}の感情ロール（{to}） 1D{die} ＞ {face}（残り{left - 1}回）")
+    ctx.say(f"「感情上昇 {to} 点数」で0～{face}点上げてください")
+
+
+def emotion_raise(ctx: Context, actor: str | None, to: str, amount_text: str) -> None:
+    state = ctx.state
+    sheet = ctx.actor(actor)
+    pending = state.pending_raise.get(sheet.name)
+    if pending is None or pending[0] != to:
+        raise DystopiaError(f"{sheet.name}の{to}への感情ロールはありません")
+    if not amount_text.isdigit():
+        raise DystopiaError("上げる点数は0以上の整数です")
+    amount, roll = int(amount_text), int(pending[1])
+    link = sheet.connection(to)
+    assert link is not None
+    if amount > roll:
+        raise DystopiaError(f"上げられるのは出目の{roll}点までです（{amount}）")
+    if link.strength + amount > MAX_STRENGTH:
+        raise DystopiaError(f"1つのコネクションは{MAX_STRENGTH}点までです（今{link.strength}点）")
+    if sheet.emotion_total + amount > state.options.max_total:
+        limit = state.options.max_total
+        raise DystopiaError(f"感情の強度の合計は{limit}までです（今{sheet.emotion_total}点）")
+    link.strength += amount
+    del state.pending_raise[sheet.name]
+    ctx.say(
+        f"{sheet.name}の{to}への感情（{link.emotion}）：強度{link.strength - amount}→{link.strength}、BP{sheet.bp}"
+    )

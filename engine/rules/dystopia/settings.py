@@ -1,0 +1,93 @@
+"""設定 PATH=VALUE (the engine's GM command, checked against the GM trips of the configuration):
+the scene, the options, a sheet's numbers, an emotion's strength, the emotion rolls left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.dystopia.model import DystopiaError, State
+from engine.rules.dystopia.scenes import scene_name
+from engine.rules.dystopia.sheets import nfkc, number
+from engine.ruleset import Setting
+
+SETTINGS = (
+    Setting("scene", "シーン（オープニング・ドラマ・クライマックス・エンディング）。例：設定 scene=ドラマ"),
+    Setting(
+        "options.<名前>",
+        "emotion_rolls・short_session・todome・npc_handouts・start_cl・max_total。例：設定 options.todome=false",
+    ),
+    Setting(
+        "sheets.<名前>.<項目>",
+        "hp・hp_max・mp・mp_max・durability・c・f・cl・money・row・down。例：設定 sheets.ユイ.hp=12",
+    ),
+    Setting("sheets.<名前>.stats.<能力値>", "能力値。例：設定 sheets.ユイ.stats.肉体=9"),
+    Setting("sheets.<名前>.connections.<相手>.strength", "感情の強度（0～10）"),
+    Setting("emotion_left.<名前>", "残りの感情ロールの回数"),
+)
+_SHEET_INTS = ("hp", "hp_max", "mp", "mp_max", "durability", "c", "f", "cl", "money")
+_OPTION_INTS = ("emotion_rolls", "start_cl", "max_total")
+_OPTION_BOOLS = ("short_session", "todome", "npc_handouts")
+
+
+def _bool(value: Any) -> bool:
+    text = nfkc(str(value)).strip().lower()
+    if text in ("true", "1", "yes", "はい", "あり", "on"):
+        return True
+    if text in ("false", "0", "no", "いいえ", "なし", "off"):
+        return False
+    raise DystopiaError(f"true か false で指定してください（{value}）")
+
+
+def _option(state: State, name: str, value: Any) -> None:
+    if name in _OPTION_INTS:
+        setattr(state.options, name, number(value, name))
+    elif name in _OPTION_BOOLS:
+        setattr(state.options, name, _bool(value))
+    else:
+        known = "、".join((*_OPTION_INTS, *_OPTION_BOOLS))
+        raise DystopiaError(f"options.{name} は設定できません（{known}）")
+
+
+def _sheet(state: State, parts: list[str], value: Any) -> None:
+    sheet = state.sheet(parts[0])
+    rest = parts[1:]
+    if len(rest) == 1 and rest[0] in _SHEET_INTS:
+        setattr(sheet, rest[0], max(number(value, rest[0]), 0))
+    elif rest == ["row"]:
+        sheet.row = str(value)
+    elif rest == ["down"]:
+        sheet.down = _bool(value)
+    elif len(rest) == 2 and rest[0] == "stats":
+        sheet.stats[rest[1]] = number(value, rest[1])
+    elif len(rest) == 3 and rest[0] == "connections" and rest[2] == "strength":
+        link = sheet.connection(rest[1])
+        if link is None:
+            raise DystopiaError(f"{sheet.name}に{rest[1]}へのコネクションはありません")
+        strength = number(value, "感情の強度")
+        if not 0 <= strength <= 10:
+            raise DystopiaError("感情の強度は0～10です")
+        link.strength = strength
+    else:
+        raise DystopiaError(
+            f"sheets.{'.'.join(parts)} は設定できません（ヘルプ全文の「設定」を見てください）"
+        )
+
+
+def set_path(state: State, path: str, value: Any) -> State:
+    new = state.copy()
+    parts = nfkc(path).strip().split(".")
+    head = parts[0]
+    if parts == ["scene"]:
+        new.scene = scene_name(nfkc(str(value)).strip())
+        new.scene_number += 1
+        new.emotion_open, new.emotion_allowed, new.pending_raise = False, [], {}
+    elif head == "options" and len(parts) == 2:
+        _option(new, parts[1], value)
+    elif head == "sheets" and len(parts) >= 3:
+        _sheet(new, parts[1:], value)
+    elif head == "emotion_left" and len(parts) == 2:
+        new.sheet(parts[1])
+        new.emotion_left[parts[1]] = max(number(value, "回数"), 0)
+    else:
+        raise DystopiaError(f"{path} は設定できません（scene、options.*、sheets.*、emotion_left.*）")
+    return new

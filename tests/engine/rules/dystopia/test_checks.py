@@ -1,0 +1,146 @@
+"""判定: the grammar, 3D6 + stat + modifiers, C値/F値 at their edges, BCDice-style lines, 対決."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules.dystopia.checks import CHANGES, FIXED, SETS, Check, threshold, thresholds
+from engine.rules.dystopia.grammar import Opposed, parse_command
+from engine.rules.dystopia.model import DystopiaError, Sheet
+from tests.engine.rules.dystopia.helpers import AKIRA, YUI, d6, play, start
+
+
+@pytest.mark.parametrize(
+    ("text", "stat", "modifier", "target"),
+    [
+        ("肉体判定", "肉体", 0, None),
+        ("〈反射〉+2", "反射", 2, None),
+        ("<集中>-1", "集中", -1, None),
+        ("＜知識＞＋３", "知識", 3, None),
+        ("判定 知識 目標12", "知識", 0, 12),
+        ("肉体判定+1>=12", "肉体", 1, 12),
+        ("肉体判定＋１＋２ 目標値１０", "肉体", 3, 10),
+    ],
+)
+def test_check_forms(text: str, stat: str, modifier: int, target: int | None) -> None:
+    check = parse_command(text)
+    assert isinstance(check, Check)
+    assert (check.stat, check.modifier, check.target) == (stat, modifier, target)
+
+
+def test_c_and_f_effects_and_labels_are_read() -> None:
+    check = parse_command("ユイ: 反射判定 C-1 C16 F固定7 [回避]")
+    assert isinstance(check, Check)
+    assert check.actor == "ユイ" and check.label == "回避"
+    assert check.c_mods == ((CHANGES, -1), (SETS, 16)) and check.f_mods == ((FIXED, 7),)
+
+
+def test_a_malformed_check_says_why() -> None:
+    with pytest.raises(DystopiaError, match="読めません"):
+        parse_command("肉体判定 がんばる")
+    assert parse_command("判定はどうなった？") is None  # chat
+    assert parse_command("今日の肉体労働") is None
+
+
+def test_opposed_form() -> None:
+    command = parse_command("対決 ユイ 反射 知識")
+    assert isinstance(command, Opposed)
+    assert (command.target, command.check.stat, command.passive_stat) == ("ユイ", "反射", "知識")
+
+
+# -- C値/F値 -----------------------------------------------------------------------------------------
+
+
+def test_lowest_c_and_highest_f_win() -> None:
+    assert threshold(18, [(CHANGES, -1), (CHANGES, -2)], lowest=True) == 16
+    assert threshold(18, [(SETS, 17), (CHANGES, +2)], lowest=True) == 17
+    assert threshold(5, [(CHANGES, 1), (SETS, 3)], lowest=False) == 6
+    assert threshold(18, [], lowest=True) == 18
+
+
+def test_a_fixed_value_ignores_other_changes() -> None:
+    assert threshold(18, [(CHANGES, -5), (FIXED, 17)], lowest=True) == 17
+    assert threshold(18, [(FIXED, 17), (FIXED, 16)], lowest=True) == 16
+    assert threshold(5, [(FIXED, 4), (FIXED, 7), (SETS, 9)], lowest=False) == 7
+
+
+def test_the_seeds_example_beastman_dodge_under_suiryusen() -> None:
+    """F値3 on 回避 (獣人) and 《水流閃》 fixing F at 7: the highest, 7."""
+    beast = Sheet("獣人", overrides={"回避": {"F": 3}})
+    check = Check(None, "反射", label="回避", f_mods=((FIXED, 7),))
+    assert thresholds(beast, check) == (18, 7)
+    assert thresholds(beast, Check(None, "反射", label="回避")) == (18, 3)
+
+
+def test_critical_at_c_and_not_below() -> None:
+    state = start()
+    _, answer = play(state, "肉体判定 目標30", AKIRA, d6(6, 6, 6))
+    assert "(3D6+6>=30) ＞ 18[6,6,6]+6 ＞ 24 ＞ クリティカル（自動成功）" in answer.plain
+    _, answer = play(state, "肉体判定 目標30 C17", AKIRA, d6(6, 6, 5))
+    assert "＞ 17[6,6,5]+6 ＞ 23 ＞ クリティカル" in answer.plain
+    _, answer = play(state, "肉体判定 目標10", AKIRA, d6(6, 6, 5))
+    assert answer.plain.endswith("＞ 17[6,6,5]+6 ＞ 23 ＞ 成功")
+
+
+def test_fumble_at_f_and_not_above() -> None:
+    state = start()
+    _, answer = play(state, "肉体判定 目標3", AKIRA, d6(1, 2, 2))
+    assert "(3D6+6>=3) ＞ 5[1,2,2]+6 ＞ 11 ＞ ファンブル（自動失敗）" in answer.plain
+    _, answer = play(state, "肉体判定 目標3", AKIRA, d6(2, 2, 2))
+    assert answer.plain.endswith("＞ 12 ＞ 成功")
+    _, answer = play(state, "肉体判定 F7", AKIRA, d6(2, 2, 3))
+    assert answer.plain.endswith("＞ 7[2,2,3]+6 ＞ 13 ＞ ファンブル（自動失敗）")
+
+
+def test_plain_check_without_target_and_failure() -> None:
+    state = start()
+    _, answer = play(state, "〈反射〉-4", AKIRA, d6(3, 4, 4))
+    assert answer.plain.endswith("(3D6) ＞ 11[3,4,4] ＞ 11")
+    _, answer = play(state, "判定 知識 目標15", AKIRA, d6(3, 4, 4))
+    assert answer.plain.endswith("(3D6+3>=15) ＞ 11[3,4,4]+3 ＞ 14 ＞ 失敗")
+
+
+def test_opposed_tie_goes_to_the_passive_side() -> None:
+    state = start()
+    # アキラ 肉体6, ユイ 肉体6: the same dice give a tie
+    _, answer = play(state, "対決 ユイ 肉体", AKIRA, d6(3, 3, 3, 3, 3, 3))
+    assert "勝者：ユイ" in answer.plain
+    _, answer = play(state, "対決 ユイ 肉体", AKIRA, d6(3, 3, 4, 3, 3, 3))
+    assert "勝者：アキラ" in answer.plain
+
+
+def test_opposed_critical_beats_a_higher_total_and_fumble_loses() -> None:
+    state = start()
+    _, answer = play(state, "対決 ユイ 肉体 C15", AKIRA, d6(5, 5, 5, 5, 5, 6))
+    assert "勝者：アキラ" in answer.plain  # 15 ≥ C15: critical, against ユイ's 16 (not ≥ 18)
+    _, answer = play(state, "対決 ユイ 肉体+10", AKIRA, d6(1, 1, 1, 2, 2, 2))
+    assert "勝者：ユイ" in answer.plain  # a fumble loses whatever the total
+
+
+def test_a_player_cannot_roll_for_someone_elses_pc() -> None:
+    state = start()
+    _, answer = play(state, "ユイ: 肉体判定", AKIRA)
+    assert "ユイはあなたのキャラクターではありません" in answer.plain
+    _, answer = play(state, "肉体判定", YUI, d6(1, 2, 3))
+    assert "ユイの肉体判定" in answer.plain
+
+
+def test_an_anchor_before_a_command_is_skipped_and_a_quote_is_not_a_command() -> None:
+    from engine.rules.dystopia import RULESET
+
+    assert parse_command(">>12 同意 アキラ") is not None
+    assert parse_command("＞＞12-13 肉体判定") == Check(None, "肉体")
+    assert RULESET.parse_post("> 肉体判定\n＞ 対決 ユイ 反射") is None
+
+
+def test_without_gm_trips_anyone_runs_gm_commands_but_owned_pcs_stay_their_owners() -> None:
+    state = start(gm=[])
+    _, answer = play(state, "ユイ: 肉体判定", AKIRA)
+    assert "ユイはあなたのキャラクターではありません" in answer.plain
+    _, answer = play(state, "クロウ: 肉体判定", AKIRA, d6(1, 2, 3))
+    assert "クロウの肉体判定" in answer.plain
+    named = start()
+    _, answer = play(named, "クロウ: 肉体判定", AKIRA)
+    assert "クロウはあなたのキャラクターではありません" in answer.plain
+    _, answer = play(named, "ユイ: 肉体判定", "GM◆GMTRIP", d6(1, 2, 3))
+    assert "ユイの肉体判定" in answer.plain

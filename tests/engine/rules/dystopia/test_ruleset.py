@@ -1,0 +1,113 @@
+"""The face to the bot: the template plays as written, the state folds, 設定, HELP names everything."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules import REGISTRY
+from engine.rules.dystopia import RULESET
+from engine.rules.dystopia.grammar import BP_USES, GM_WORDS, PLAYER_WORDS
+from engine.ruleset import Rejection, RulesetError
+from tests.engine.rules.dystopia.helpers import AKIRA, GM, d6, play, start
+
+
+def test_registered_and_the_template_loads_and_plays() -> None:
+    assert REGISTRY.get("dystopia") is RULESET
+    text = RULESET.template()
+    assert text is not None
+    state = RULESET.initial_state(RULESET.read_scenario(text))
+    assert set(state.sheets) == {"アキラ", "ユイ", "クロウ"} and set(state.handouts) == {"アキラ", "ユイ"}
+    faces = [(256, 7)] * 64 + d6(3, 4, 4)
+    state, answer = play(state, "アキラ: 〈反射〉+2 目標12", "誰か", faces)
+    assert "(3D6+9>=12) ＞ 11[3,4,4]+9 ＞ 20 ＞ 成功" in answer.plain
+    assert state.sheets["アキラ"].overrides == {"回避": {"F": 4}}
+
+
+def test_state_round_trips() -> None:
+    state, _ = play(start(), "対決 ユイ 反射", AKIRA, d6(1, 2, 3, 4, 5, 6))
+    state, _ = play(state, "ダメージ ユイ 30", GM)
+    data = RULESET.state_to_dict(state)
+    assert RULESET.state_to_dict(RULESET.state_from_dict(data)) == data
+
+
+def test_several_commands_in_one_post_each_answered_and_errors_do_not_stop_the_rest() -> None:
+    state, answer = play(start(), "肉体判定\n飛行判定\nMP消費 2", AKIRA, d6(1, 2, 3))
+    assert "「肉体判定」" in answer.plain and "「MP消費 2」" in answer.plain
+    assert state.sheets["アキラ"].mp == 8
+    assert isinstance(RULESET.parse_post("対決 だれか"), Rejection)
+    assert RULESET.parse_post("こんばんは\n> 肉体判定") is None
+
+
+def test_settings() -> None:
+    state = RULESET.set_value(start(), "sheets.アキラ.hp", "12")
+    state = RULESET.set_value(state, "sheets.アキラ.connections.ユイ.strength", "７")
+    state = RULESET.set_value(state, "options.todome", "false")
+    state = RULESET.set_value(state, "scene", "クライマックス")
+    state = RULESET.set_value(state, "emotion_left.アキラ", "2")
+    assert state.sheets["アキラ"].hp == 12 and state.sheets["アキラ"].connection("ユイ").strength == 7
+    assert (
+        not state.options.todome and state.scene == "クライマックス" and state.emotion_left == {"アキラ": 2}
+    )
+    for path, value in (
+        ("sheets.アキラ.connections.ユイ.strength", "11"),
+        ("options.nothing", "1"),
+        ("foo", "1"),
+    ):
+        with pytest.raises(RulesetError):
+            RULESET.set_value(start(), path, value)
+
+
+def test_help_names_every_command_rule_and_default() -> None:
+    text = RULESET.HELP + RULESET.SUMMARY
+    for word in (*BP_USES, *GM_WORDS, *(w for w in PLAYER_WORDS if w != "とどめを刺す")):
+        assert word in text, word
+    for rule in (
+        "3D6＋能力値＋修正",
+        "初期のC値は18、F値は5",
+        "C値の下限値は最低値を、F値の上限値は最高値を採用",
+        "固定された値には操作する効果は影響しない",
+        "同値は受動側",
+        "行動放棄（コスト：10）",
+        "最後列",
+        "リザルトフェイズ",
+        "とどめを刺す",
+        "《カバーリング》",
+        "合計上限値21",
+        "6枠",
+        "既定6回",
+        "1D10",
+        "茶番判定の防止",
+        "SL合計＝CL×5+15",
+        "素手・一般服",
+        "130ND",
+        "40ND",
+        "代償：なし",
+        "まだ扱わないもの",
+    ):
+        assert rule in text, rule
+
+
+def test_status_shows_the_party() -> None:
+    state, _ = play(start(), "ダメージ ユイ 30", GM)
+    text = RULESET.status(state).plain
+    assert "ユイ 0/20 10/10 8/8 戦闘不能、最後列" in text
+    assert "裏ハンドアウト アキラ：未公開" in text
+    assert "ユイの感情：アキラ 信頼5、ケン 友情3" in text
+    state, _ = play(start(), "BP消費 2 ケン", "ユイの中の人◆YUI")  # (ユイ down could not)
+    assert "ケン 友情3（使用済み）" in RULESET.status(state).plain
+    assert any("とどめ" in rule for rule in RULESET.rules_in_force(state))
+
+
+def test_a_misspelt_scenario_key_is_an_error_not_ignored() -> None:
+    from tests.engine.rules.dystopia.helpers import scenario
+
+    with pytest.raises(RulesetError, match="シナリオの項目 todomee はありません"):
+        RULESET.initial_state(scenario(todomee=False))
+    data = scenario()
+    data["pcs"][0]["hpp"] = 3
+    with pytest.raises(RulesetError, match="アキラの項目 hpp はありません"):
+        RULESET.initial_state(data)
+    data = scenario()
+    data["pcs"].append(dict(data["pcs"][0]))
+    with pytest.raises(RulesetError, match="2人います"):
+        RULESET.initial_state(data)
