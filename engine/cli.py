@@ -290,7 +290,10 @@ def _verify(
         "--rules",
         "rules_id",
         type=games,
-        help="The game's ruleset, for its period results (default: the one the opening 【NAME 開始】 names).",
+        help=(
+            "The game's ruleset: its period results, its step answers and its own checks "
+            "(default: the one the opening 【NAME 開始】 names)."
+        ),
     )
     def verify_command(
         source: str, thread_key: str | None, trips: tuple[str, ...], config: Path | None, rules_id: str | None
@@ -309,7 +312,9 @@ def _verify(
         shown = [
             ThreadPost(p.number, p.trip, p.date, p.body) for p in posts if not p.deleted and not p.system
         ]
-        result = verify_thread(key, shown, render, [t.lstrip("◆") for t in trips] or None, rules)
+        game = registry.get(rules_id) if rules_id is not None else None
+        bot = [t.lstrip("◆") for t in trips] or None
+        result = verify_thread(key, shown, render, bot, rules, game, known=registry)
         if result.bot_trips:
             click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
         if result.game:

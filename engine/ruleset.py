@@ -215,6 +215,20 @@ class Ruleset(Generic[S, C]):
         empty when all match). Called only for games whose `read_period` reads their reports."""
         return []
 
+    def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit | None:
+        """The game's own checks of what the bot posted (bodies in thread order), for `verify`: a
+        commitment against what it committed to, say. Default: None — nothing of its own to check."""
+        return None
+
+
+@dataclass(frozen=True)
+class ThreadAudit:
+    """What a game's `audit_posts` compared: how many things, how many matched, the problems found."""
+
+    checked: int
+    matched: int
+    problems: tuple[str, ...] = ()
+
 
 class ClockedRuleset(Ruleset[S, C]):
     """A game of simultaneous orders: posts are read as orders, and at each period boundary `resolve`

@@ -31,7 +31,7 @@ from engine.periods import RULES_SECRET_HASH, RULES_SECRET_KEY
 from engine.post_dice import answer_post
 from engine.report import Report
 from engine.rng import SeededSource
-from engine.ruleset import Ruleset
+from engine.ruleset import ImmediateRuleset, OrderText, Ruleset
 from parser.gm import find_gm_commands
 
 _HEX = r"([0-9a-f]{64})"
@@ -68,11 +68,16 @@ class Verification:
     periods_checked: int = 0  # period reports the ruleset recomputed from their keys
     periods_matched: int = 0
     keys_checked: int = 0  # published keys compared with the hash published before them
+    steps: list[int] = field(default_factory=list)  # posts answered as an immediate game's steps
+    audits_checked: int = 0  # the game's own checks (`Ruleset.audit_posts`)
+    audits_matched: int = 0
 
     @property
     def nothing_checked(self) -> bool:
         """Nothing could be compared at all: neither a match nor a mismatch can be claimed."""
-        return not (self.checked or self.periods_checked or self.keys_checked or self.problems)
+        return not (
+            self.checked or self.periods_checked or self.keys_checked or self.audits_checked or self.problems
+        )
 
     @property
     def ok(self) -> bool:
@@ -87,6 +92,11 @@ class Verification:
             mismatched = self.periods_checked - self.periods_matched
             lines.append(
                 f"ピリオド {self.periods_checked} 件の結果を再計算: 一致 {self.periods_matched} 件、不一致 {mismatched} 件"
+            )
+        if self.audits_checked:
+            mismatched = self.audits_checked - self.audits_matched
+            lines.append(
+                f"ゲームの公開物 {self.audits_checked} 件を照合: 一致 {self.audits_matched} 件、不一致 {mismatched} 件"
             )
         if self.keys_checked:
             lines.append(f"公開された鍵 {self.keys_checked} 件を事前のハッシュと照合")
@@ -213,10 +223,14 @@ def verify_thread(
     render: Callable[[Report], str],
     trips: Iterable[str] | None = None,
     rules: Callable[[str], Ruleset | None] | None = None,
+    game: Ruleset | None = None,
+    known: Iterable[Ruleset] = (),
 ) -> Verification:
     """Check every roll of the bot in `posts`; `render` shows a Report as the board shows it.
     `rules` gives the ruleset of a game with periods from its opening's NAME (None: unknown), whose
-    `read_period` and `verify_period` recompute each period's report."""
+    `read_period` and `verify_period` recompute each period's report. `game` is the thread's game
+    when the caller knows it: an immediate game's step answers are then told apart from dice answers,
+    and its `audit_posts` runs. `known` are the games to name in a mismatch that may be a game step."""
     bot = tuple(trips) if trips else _bot_trips(posts)
     result = Verification(bot_trips=bot)
     if not bot:
@@ -236,15 +250,60 @@ def verify_thread(
             )
     by_number = {post.number: post for post in posts}
     unverifiable: set[str] = set()
+    stepper = game if isinstance(game, ImmediateRuleset) else None
     for number, lines in sorted(parts.answers.items()):
-        _check_answer(thread_key, by_number.get(number), number, lines, parts, render, result, unverifiable)
+        post = by_number.get(number)
+        if stepper is not None and post is not None and _is_step(stepper, post.body):
+            result.steps.append(number)
+            continue
+        problems = len(result.problems)
+        _check_answer(thread_key, post, number, lines, parts, render, result, unverifiable)
+        if len(result.problems) > problems and post is not None:
+            result.problems[-1] += _step_hint(known, post.body)
     for day in sorted(unverifiable):
         result.notes.append(f"{day} の鍵はまだ公開されていないため、その日の回答は検証できません")
     _check_unanswered(thread_key, posts, bot, parts, result)
     _check_secrets(thread_key, by_number, parts, result)
     _check_rules_secret(posts, bot, result)
     _check_periods(_collect_periods(posts, bot), rules, result)
+    if stepper is not None and result.steps:
+        result.notes.append(_steps_note(stepper, result.steps))
+    _audit(game or (rules(result.game) if rules is not None and result.game else None), posts, bot, result)
     return result
+
+
+def _is_step(game: ImmediateRuleset, body: str) -> bool:
+    return isinstance(game.parse_post(body), OrderText)
+
+
+def _step_hint(known: Iterable[Ruleset], body: str) -> str:
+    """For a mismatch that may be a game's answer rather than a dice answer: the games it could be."""
+    games = [game for game in known if isinstance(game, ImmediateRuleset) and _is_step(game, body)]
+    if not games:
+        return ""
+    named = "、".join(f"--rules {game.ID}" for game in games)
+    return f"（{'・'.join(game.NAME for game in games)}の手番への回答なら、{named} を付けて確かめてください）"
+
+
+def _steps_note(game: ImmediateRuleset, steps: list[int]) -> str:
+    shown = "、".join(f">>{number}" for number in steps[:10]) + (" など" if len(steps) > 10 else "")
+    return (
+        f"{shown} の {len(steps)} 件は{game.NAME}の手番への回答です：手番の結果はゲームの状態によるため"
+        "再計算していません（鍵とハッシュ、ゲームの公開物は照合しています）"
+    )
+
+
+def _audit(
+    game: Ruleset | None, posts: Sequence[ThreadPost], bot: tuple[str, ...], result: Verification
+) -> None:
+    if not isinstance(game, Ruleset):
+        return
+    found = game.audit_posts([post.body for post in posts if post.trip in bot])
+    if found is None:
+        return
+    result.audits_checked += found.checked
+    result.audits_matched += found.matched
+    result.problems += found.problems
 
 
 def _has_dice(body: str) -> bool:

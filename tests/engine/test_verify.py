@@ -171,3 +171,11 @@ def test_the_answer_to_a_gm_command_is_not_taken_for_a_dice_answer() -> None:
     thread.bot(f"【ダイス検証】\n鍵 2026-12-01: {day.hex()}")
     result = thread.verify(Rules())
     assert result.ok and result.checked == 0 and not result.notes, result.summary()
+
+
+def test_a_mismatch_that_may_be_a_game_step_names_the_game_to_verify_it_with() -> None:
+    from engine.rules import REGISTRY
+    from engine.verify import _step_hint
+
+    assert "--rules dystopia" in _step_hint(REGISTRY, "肉体判定")
+    assert _step_hint(REGISTRY, "2D6 こんにちは") == ""

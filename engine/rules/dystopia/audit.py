@@ -1,6 +1,6 @@
 """Checking a thread's back handouts from its text alone: every published handout (its text and key)
-against the commitment the bot posted when the session opened. `threadgm verify` has no hook for an
-immediate game's own checks yet; this is the function such a hook would call with the bot's posts.
+against the commitment the bot posted when the session opened. `threadgm verify` calls it through
+the ruleset's `audit_posts` with the bot's posts.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any
 from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import actions, combat, handouts, scenes
+from engine.rules.dystopia.audit import audit_handouts
 from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet
 from engine.rules.dystopia.context import Context, plain_trip
 from engine.rules.dystopia.creation import breaches, unchecked
@@ -28,7 +29,7 @@ from engine.rules.dystopia.help import HELP, SUMMARY
 from engine.rules.dystopia.model import DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.settings import SETTINGS, set_path
 from engine.rules.dystopia.sheets import SHEET_HEADING, is_sheet_post, posted_sheet, scenario_sheet
-from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError
+from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError, ThreadAudit
 
 SheetPost = tuple[str, str]  # ("sheet", the post's body)
 
@@ -296,6 +297,11 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             work = trial
             blocks += [*echo, *ctx.blocks]
         return work, report(*blocks)
+
+    def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit:
+        """裏ハンドアウト: every published handout against the commitment posted when the session opened."""
+        found = audit_handouts(bot_bodies)
+        return ThreadAudit(found.checked, found.matched, tuple(found.problems))
 
     def set_value(self, state: State, path: str, value: Any) -> State:
         try:

@@ -177,3 +177,23 @@ def test_a_session_on_the_local_board(session: Session) -> None:
     assert tampered.problems == ["ユイの裏ハンドアウトの本文か鍵が、最初のコミットメントと一致しません"]
     forged = audit_handouts([body.replace(f"ユイ: {key}", f"ユイ: {'0' * 64}") for body in bodies])
     assert forged.matched == 0 and len(forged.problems) == 1
+
+    # `threadgm verify --rules dystopia`: the steps are told apart from dice, the handout audited
+    from engine.rules import REGISTRY
+    from engine.verify import ThreadPost, verify_thread
+    from poster.markup import render_body
+
+    def verify(change=lambda body: body, game=REGISTRY.get("dystopia")):
+        shown = [
+            ThreadPost(p.number, p.trip, p.date, change(p.body) if p.trip == BOT_TRIP else p.body)
+            for p in session.board.posts()
+        ]
+        return verify_thread(session.board.key, shown, render_body, [BOT_TRIP], None, game, known=REGISTRY)
+
+    checked = verify()
+    assert checked.ok and len(checked.steps) >= 10
+    assert (checked.audits_checked, checked.audits_matched) == (1, 1)
+    assert "DysTopiAの手番への回答です" in checked.summary()
+    assert not verify(lambda body: body.replace("王家", "商家")).ok
+    unnamed = verify(game=None)  # no game named: the day's key is not public, nothing is claimed
+    assert unnamed.steps == [] and unnamed.audits_checked == 0 and unnamed.ok
