@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from board.tripcode import name_and_trip
+from engine.rules import REGISTRY
 from engine.rules.dystopia import audit_handouts, verify_handout
+from engine.verify import ThreadPost, verify_thread
+from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
@@ -178,12 +181,14 @@ def test_a_session_on_the_local_board(session: Session) -> None:
     forged = audit_handouts([body.replace(f"ユイ: {key}", f"ユイ: {'0' * 64}") for body in bodies])
     assert forged.matched == 0 and len(forged.problems) == 1
 
-    # `threadgm verify --rules dystopia`: the steps are told apart from dice, the handout audited
-    from engine.rules import REGISTRY
-    from engine.verify import ThreadPost, verify_thread
-    from poster.markup import render_body
+    _verified_with_the_game(session)
 
-    def verify(change=lambda body: body, game=REGISTRY.get("dystopia")):
+
+def _verified_with_the_game(session: Session) -> None:
+    """`threadgm verify --rules dystopia`: the steps are told apart from dice, the handout audited."""
+    game = REGISTRY.get("dystopia")
+
+    def verify(change=lambda body: body, game: object = game):
         shown = [
             ThreadPost(p.number, p.trip, p.date, change(p.body) if p.trip == BOT_TRIP else p.body)
             for p in session.board.posts()
