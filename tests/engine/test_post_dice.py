@@ -281,8 +281,8 @@ def test_one_post_rolls_at_most_its_dice_budget() -> None:
     assert answer is not None
     assert Counting.rolled == MAX_POST_DICE
     assert answer.plain.startswith("(1D6) ＞ 1")  # the command before is answered as usual
-    assert "ダイスが多すぎるため、2件目以降の2件は振りませんでした（1レスで振るダイスは2000個まで）" in answer.plain
+    assert "ダイスが多すぎるため、2件目以降の2件は振りませんでした（1レスで振るダイスは1000個まで）" in answer.plain
     assert "(2D6)" not in answer.plain and "#1" not in answer.plain
     Counting.rolled = 0
-    whole = answer_post("x20 100D6", Counting())  # exactly the budget: every die rolled
+    whole = answer_post("x10 100D6", Counting())  # exactly the budget: every die rolled
     assert whole is not None and "多すぎる" not in whole.plain and Counting.rolled == MAX_POST_DICE

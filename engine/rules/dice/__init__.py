@@ -11,17 +11,19 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.dice_answers import REVEAL_HEADING, SECRET_LABEL, answer, reveal, secret_label
+from engine.post_dice import MAX_COMMANDS, MAX_POST_ANSWER, MAX_POST_DICE, MAX_POST_LINES
 from engine.report import Report, report
 from engine.rng import RandomSource
 from engine.ruleset import ImmediateRuleset, Order
 
-HELP = """\
+HELP = f"""\
 【ダイス】
 レスに書いたダイスコマンドにその場で答えます。
 ・dice2d47= のような BBS 形式（ダイス1～10個、面1～9999）
 ・2D6>=7、1D100<=50、3B6、choice[A,B,C] など BCDice の共通コマンド（行頭に書く。全角も可）
 ・【表の名前】とコマンドと「1.勝利」「5-6.敗北」のような出目の行を並べた表
-1レスのダイスは20件まで、答えは48行・4000文字まで（ボットの書き込み2つ分。それを超える分は振らずにそう書きます）。
+1レスのダイスは{MAX_COMMANDS}件・{MAX_POST_DICE}個まで、答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで
+（ボットの書き込み2つ分。それを超える分は振らずにそう書きます）。
 出目はその日（日本時間）の鍵から決まり、鍵のハッシュは前日までに、鍵そのものは翌日に公開します。
 threadgm verify でスレッドの全ての出目を誰でも再計算できます。"""
 
