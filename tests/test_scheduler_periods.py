@@ -320,3 +320,13 @@ def test_a_flood_of_names_gets_a_few_refusals_a_period_not_one_each(game: Game) 
     game.tick()
     refusals = sum(body.count("GMのトリップではないため") for body in game.bot_posts())
     assert refusals == 3  # MAX_REFUSALS a period, whoever asks
+
+
+def test_resolve_now_read_in_the_poll_that_opens_the_game(game: Game) -> None:
+    game.clock.at("20:10:00")
+    game.post("即時更新", name=GM)  # before the bot has opened the game
+    game.tick()
+    posts = "\n".join(game.bot_posts())
+    assert "更新時刻がありません" not in posts
+    assert "【GM】ピリオド1を即時更新します" in posts
+    assert any(body.startswith("【ピリオド1 更新】") for body in game.bot_posts())

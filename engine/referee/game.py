@@ -114,12 +114,12 @@ class Game:
     # -- the clock --------------------------------------------------------------------------------
 
     def clock(self) -> PeriodClock | None:
-        """The period clock folded from the game's log (pauses, resumes, extensions, early closes)."""
+        """The period clock folded from the game's log (pauses, resumes, extensions, early closes).
+        Before the game has begun, the clock it will have: this poll opens it at `now`, so a GM's
+        即時更新 or 延長 read in the same poll already has a period to act on."""
         if self.setup.schedule is None:
             return None
-        started = self.book.started()
-        if started is None:
-            return None
+        started = self.book.started() or self.now
         entries = self.book.log_entries(["pause", "resume", "extend", "early"])
         return PeriodClock(
             self.setup.schedule, started, clock_adjustments((e.kind, e.args, e.period) for e in entries)
@@ -137,7 +137,7 @@ class Game:
 
     def next_event(self) -> datetime | None:
         clock = self.clock()
-        if clock is None:
+        if clock is None or self.book.started() is None:
             return self.now  # not started: start at once
         return clock.next_event(self.current_period() - 1, self.now)
 
