@@ -21,7 +21,7 @@ from engine.keys import JST
 from engine.post_dice import answer_post, roll_command
 from engine.report import Report
 from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
-from engine.ruleset import Registry, Ruleset
+from engine.ruleset import Registry, Ruleset, RulesetError
 from engine.verify import ThreadPost, verify_thread
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -76,6 +76,7 @@ def tool_commands(
         _adjudicate(registry),
         _simulate(registry),
         _help(registry),
+        _import_character(registry),
         _new(registry, open_thread),
         _roll(render),
         _verify(registry, render, load_thread, config_trip),
@@ -219,6 +220,24 @@ def _help(registry: Registry) -> click.Command:
         click.echo(registry.get(game).HELP)
 
     return help_command
+
+
+def _import_character(registry: Registry) -> click.Command:
+    """`threadgm import-character GAME FILE`: another tool's character as a table of the scenario."""
+    games = GameChoice(registry)
+
+    @click.command("import-character")
+    @click.argument("game", type=games)
+    @click.argument("source", type=_FILE)
+    @click.option("--owner", default="", help="The player's trip (◆…); without it the character is an NPC.")
+    def import_character_command(game: str, source: Path, owner: str) -> None:
+        """キャラクターを取り込む: ココフォリアのキャラクターJSONをシナリオの表にして表示する."""
+        try:
+            click.echo(registry.get(game).import_character(read_text(source), owner.strip()), nl=False)
+        except RulesetError as error:
+            raise click.ClickException(str(error)) from error
+
+    return import_character_command
 
 
 def _roll(render: Callable[[Report], str]) -> click.Command:

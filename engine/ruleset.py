@@ -215,6 +215,12 @@ class Ruleset(Generic[S, C]):
         empty when all match). Called only for games whose `read_period` reads their reports."""
         return []
 
+    def import_character(self, text: str, owner: str) -> str:
+        """A character another tool exported (ココフォリア's clipboard JSON, say) as the table to paste
+        into this game's scenario file, owned by `owner` (a trip, or "" for an NPC). Default: the
+        game has no characters to import."""
+        raise RulesetError(f"{self.NAME}にはキャラクターの取り込みがありません")
+
     def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit | None:
         """The game's own checks of what the bot posted (bodies in thread order), for `verify`: a
         commitment against what it committed to, say. Default: None — nothing of its own to check."""

@@ -5,6 +5,9 @@ The format: `{"kind": "character", "data": {"name", "status": [{"label", "value"
 "params": [{"label", "value"}], "commands", …}}`. Status HP/MP (and 耐久値) give the resources;
 params give the stats, CL, C値/F値; every other label is listed as not read. Connections, skills and
 equipment are not in the format: an update keeps the connections the sheet had.
+
+`scenario_table` writes such a sheet as the `[[pcs]]` (or `[[npcs]]`) table of a scenario file, for
+`threadgm import-character dystopia FILE`.
 """
 
 from __future__ import annotations
@@ -75,3 +78,26 @@ def ccfolia_sheet(data: dict[str, Any], owner: str) -> tuple[Sheet, list[str]]:
         if isinstance(entry, dict):
             _param(sheet, entry, skipped)
     return fill_defaults(sheet), skipped
+
+
+def scenario_table(sheet: Sheet, skipped: list[str]) -> str:
+    """The sheet as a scenario's `[[pcs]]` table (`[[npcs]]` without an owner), values the JSON did
+    not hold left out so that the scenario's defaults apply; the labels not read as a comment."""
+    lines = ["[[pcs]]" if sheet.owner else "[[npcs]]", f"name = {_toml(sheet.name)}"]
+    if sheet.owner:
+        lines.append(f"owner = {_toml(sheet.owner)}")
+    if sheet.stats:
+        lines.append("stats = { " + ", ".join(f"{_toml(k)} = {v}" for k, v in sheet.stats.items()) + " }")
+    defaults = Sheet(name=sheet.name)
+    for key in ("cl", "hp", "hp_max", "durability", "mp", "mp_max", "c", "f"):
+        value = getattr(sheet, key)
+        if value != getattr(defaults, key):
+            lines.append(f"{key} = {value}")
+    if skipped:
+        lines.append("# 読まなかった項目: " + "、".join(skipped).replace("\n", " "))
+    return "\n".join(lines) + "\n"
+
+
+def _toml(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, and non-ASCII text stays readable."""
+    return json.dumps(text, ensure_ascii=False)

@@ -12,7 +12,7 @@ from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import actions, combat, handouts, scenes
 from engine.rules.dystopia.audit import audit_handouts
-from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet
+from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet, scenario_table
 from engine.rules.dystopia.context import Context, plain_trip
 from engine.rules.dystopia.creation import breaches, unchecked
 from engine.rules.dystopia.grammar import (
@@ -297,6 +297,16 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             work = trial
             blocks += [*echo, *ctx.blocks]
         return work, report(*blocks)
+
+    def import_character(self, text: str, owner: str) -> str:
+        """ココフォリア's clipboard character JSON as a `[[pcs]]` table of the scenario."""
+        data = ccfolia_data(text)
+        if data is None:
+            raise RulesetError('ココフォリアのキャラクターJSON（{"kind": "character", …}）ではありません')
+        try:
+            return scenario_table(*ccfolia_sheet(data, owner))
+        except DystopiaError as error:
+            raise RulesetError(str(error)) from error
 
     def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit:
         """裏ハンドアウト: every published handout against the commitment posted when the session opened."""

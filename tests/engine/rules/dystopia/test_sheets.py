@@ -207,3 +207,38 @@ def test_json_that_is_not_a_ccfolia_character_is_chat() -> None:
 def test_without_gm_trips_no_one_overwrites_another_trips_sheet() -> None:
     _, answer = play(start(gm=[]), SHEET, YUI)
     assert "ケンは別のトリップのキャラクターです" in answer.plain
+
+
+def test_threadgm_import_character_writes_the_scenario_table(tmp_path) -> None:
+    import json
+    import tomllib
+
+    from click.testing import CliRunner
+
+    from scheduler import main
+
+    exported = tmp_path / "mio.json"
+    exported.write_text(json.dumps(CCFOLIA, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import-character", "dystopia", str(exported), "--owner", "◆MIO"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("[[pcs]]\n") and "# 読まなかった項目: 魅力" in result.output
+    (table,) = tomllib.loads(result.output)["pcs"]
+    mio = scenario_sheet(table, npc=False)
+    assert (mio.name, mio.owner, mio.hp, mio.hp_max, mio.mp, mio.durability, mio.c) == (
+        "ミオ",
+        "◆MIO",
+        18,
+        25,
+        9,
+        7,
+        17,
+    )
+    assert mio.stats["反射"] == 9
+    npc = CliRunner().invoke(main, ["import-character", "dystopia", str(exported)])
+    assert npc.output.startswith("[[npcs]]\n") and "owner" not in npc.output
+    other = tmp_path / "note.txt"
+    other.write_text("ただのメモ", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["import-character", "dystopia", str(other)])
+    assert refused.exit_code == 1 and "ココフォリアのキャラクターJSON" in refused.output
+    naval = CliRunner().invoke(main, ["import-character", "naval", str(exported)])
+    assert naval.exit_code == 1 and "キャラクターの取り込みがありません" in naval.output
