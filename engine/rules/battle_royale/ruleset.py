@@ -25,7 +25,7 @@ from typing import Any
 from engine.report import Block, Report, Section, anchor, heading, line, report, section
 from engine.rng import Dice, RandomSource
 from engine.rules.battle_royale import game as br
-from engine.rules.battle_royale.events import GameOver
+from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
 from engine.rules.battle_royale.ops import survivor_table
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result
@@ -189,6 +189,27 @@ def _set_up(state: State, source: RandomSource) -> tuple[State, list[Block]]:
     return ready, blocks
 
 
+def _one_survivor_table(steps: list[list[Event]]) -> list[list[Event]]:
+    """生き残り表 once per period: only after the period's last battle that changed it, naming everyone
+    who fell or came back in the period (each battle's report already says who fell, and a renumbered
+    表 is posted whole when it happens)."""
+    tables = [event for events in steps for event in events if isinstance(event, SurvivorTable)]
+    if len(tables) < 2:
+        return steps
+    last = tables[-1]
+    fallen = tuple(name for table in tables for name in table.fallen)
+    revived = tuple(name for table in tables for name in table.revived)
+    kept = replace(last, fallen=fallen, revived=revived)
+    return [
+        [
+            kept if event is last else event
+            for event in events
+            if event is last or not isinstance(event, SurvivorTable)
+        ]
+        for events in steps
+    ]
+
+
 class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
     ID = "battle-royale"
     HELP = br.HELP + _AUTOMATIC_HELP
@@ -201,15 +222,21 @@ class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
         state, blocks = _set_up(state, source)
         target = state.battles + state.options.battles_per_period
         budget = MAX_DICE_PER_BATTLE * state.options.battles_per_period
+        steps: list[list[Event]] = []
         while state.ending is None and state.battles < target:
             if budget == 0:
-                blocks.append(
-                    line("ダイスの数が上限に達したため、この更新はここまでにします（次の更新で続きから）")
-                )
                 break
-            state, _, _, step = br.play_step(state, source)
-            blocks += step.blocks
+            request = br.next_die(state)
+            assert request is not None  # the game has not ended
+            state, events = br.apply_roll_events(state, br.roll_request(request, source), request)
+            steps.append(events)
             budget -= 1
+        for events in _one_survivor_table(steps):
+            blocks += render(events).blocks
+        if budget == 0 and state.ending is None and state.battles < target:
+            blocks.append(
+                line("ダイスの数が上限に達したため、この更新はここまでにします（次の更新で続きから）")
+            )
         return state, report(*blocks, kind="resolution")
 
 

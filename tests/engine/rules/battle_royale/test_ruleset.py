@@ -395,3 +395,19 @@ def test_states_survive_the_json_round_trip_the_bot_stores() -> None:
     assert ASSISTED.state_to_dict(back) == AUTOMATIC.state_to_dict(state)
     with pytest.raises(ValueError, match="状態データ"):
         AUTOMATIC.state_from_dict({"version": 99})
+
+
+def test_the_survivor_table_is_posted_once_a_period_naming_all_who_fell() -> None:
+    import re
+
+    state = AUTOMATIC.initial_state(scenario([f"県{n}" for n in range(1, 31)], options={"battles_per_period": 10}))
+    state, _ = AUTOMATIC.resolve(state, [], source("period 1"))
+    for period in range(2, 5):
+        state, answer = AUTOMATIC.resolve(state, [], source(f"period {period}"))
+        body = text(answer)
+        fell = re.findall(r"^『(.+?)』脱落", body, flags=re.M)
+        assert body.count("【生き残り表】") == (1 if fell else 0), body
+        if fell:
+            named = re.search(r"^今回の脱落：(.+)$", body, flags=re.M)[1]
+            assert re.findall(r"『(.+?)』", named) == fell
+            assert body.rindex("【生き残り表】") > body.rindex("』脱落")  # after the period's last fall
