@@ -1,5 +1,6 @@
 """`threadgm new GAME DIR` writes files that run as written: for every registered game, the config
-loads, the bot starts on the thread `new` opened on the local board, and its first poll goes out."""
+loads, the bot starts on the thread `new` opened on the local board, and its first poll goes out; the
+games that play themselves play to their end from those files, and `threadgm verify` passes."""
 
 from __future__ import annotations
 
@@ -55,3 +56,46 @@ def test_the_written_files_run_as_written(game: str, served, monkeypatch: pytest
         assert "ヘルプ と書くと" in opening
     again = CliRunner().invoke(main, args)
     assert again.exit_code == 1 and "はもうあります" in again.output  # never overwrites a GM's files
+
+
+# The games whose written scenario plays itself to the end with no player posting: the battle royale's
+# dice and DH's phases (the others wait for their players' orders and are played in their own tests).
+SELF_PLAYING = ("battle-royale", "dh")
+
+
+@pytest.mark.parametrize("game", SELF_PLAYING)
+def test_a_game_from_the_written_files_plays_to_its_end_and_verifies(
+    game: str, served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime, timedelta
+
+    from scheduler import JST
+
+    server, tmp_path = served
+    monkeypatch.chdir(tmp_path)
+    written = CliRunner().invoke(main, ["new", game, "mine", "--data", "board", "--origin", server.url])
+    assert written.exit_code == 0, written.output
+    bot_config, (config,) = load_config(Path("mine/threadgm.toml"))
+    os.makedirs(bot_config.database.parent, exist_ok=True)
+    now = [datetime.now(JST)]
+    key = config.thread.rstrip("/").rsplit("/", 1)[1]
+    dat = tmp_path / "board" / "demo" / "dat" / f"{key}.dat"
+    store = Store(bot_config.database)
+    try:
+        bot = ThreadBot(config, bot_config, store, make_session(), clock=lambda: now[0])
+        for _ in range(200):  # ten-minute periods, an hour a tick
+            bot.tick()
+            now[0] += timedelta(hours=1)
+            if "【ゲーム終了】" in dat.read_bytes().decode("cp932"):
+                break
+        now[0] += timedelta(days=2)  # the days' keys come out once the days are over
+        for _ in range(3):
+            bot.tick()
+    finally:
+        store.close()
+    bodies = [p.body for p in parse_dat(dat.read_bytes().decode("cp932"))[1:]]
+    assert sum("【ゲーム終了】" in body for body in bodies) == 1
+    assert not any("受け付けられなかった" in body for body in bodies)
+    checked = CliRunner().invoke(main, ["verify", str(dat), "--config", "mine/threadgm.toml"])
+    assert checked.exit_code == 0, checked.output
+    assert "結果: すべて一致しました" in checked.output and "公開された鍵" in checked.output
