@@ -5,7 +5,8 @@
 | `orders.py` | the order grammar (＜攻撃＞＜インターセプト＞＜移動＞), ORDERS.txt and RANDOMS.txt |
 | `hexgrid.py` | the hex map's geometry |
 | `state.py` | the state, the scenario TOML and its JSON form |
-| `resolve.py` | one period's resolution: the pure function of the rules |
+| `resolve.py` | one period's resolution: the pure function of the rules (attacks, interceptions) |
+| `movement.py` | the moving part of it: ＜移動＞, a lost carrier's fighters evacuating, what a removal strands |
 | `results.py` | what a period produces: 勝利 / 敗戦 / 無効 / 移動, `OrderResult`, `Resolution` |
 | `randoms.py` | a period's random numbers: drawn per island, handed out in order to battles |
 | `combat.py` | a battle's arithmetic: strengths, the page's threshold, who wins, the judgement in words |

@@ -66,3 +66,8 @@ def line(a: Hex, b: Hex) -> list[Hex]:
 def within(center: Hex, hexes: list[Hex], reach: int) -> bool:
     """Whether any of the hexes lies within `reach` hexes of `center`."""
     return any(distance(center, h) <= reach for h in hexes)
+
+
+def shown(hex_: Hex | None) -> str:
+    """A hex as the reports write it: `(x,y)`, or `(?)` when unknown."""
+    return "(?)" if hex_ is None else f"({hex_[0]},{hex_[1]})"

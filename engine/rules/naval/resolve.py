@@ -10,7 +10,8 @@ What the page leaves open is decided here and stated in the ruleset's help (`hel
 per unit per period, the first one posted; a ＜インターセプト＞ acting only on a fighter operation posted
 before it; a fighter's route as the straight hex line from its base; evacuation quotas counted at
 take-off. The result words and types are `results.py`'s, the drawing and handing out of the random
-numbers `randoms.py`'s, the battle arithmetic (with the equal-strength numbers) `combat.py`'s.
+numbers `randoms.py`'s, the battle arithmetic (with the equal-strength numbers) `combat.py`'s, the
+moves and evacuations `movement.py`'s.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.rng import RandomSource
 from engine.rules.naval import hexgrid as naval_hex
 from engine.rules.naval.combat import attacker_wins, judgement, strength, threshold
 from engine.rules.naval.hexgrid import Hex
+from engine.rules.naval.movement import FleetMoves
 from engine.rules.naval.orders import NavalOrder, NavalOrderError, ParsedOrder
 from engine.rules.naval.randoms import PeriodRandoms, RandomsShortError
 from engine.rules.naval.results import (
@@ -41,7 +43,6 @@ from engine.rules.naval.state import (
     FIGHTER,
     SEA_CONTROL,
     TRANSPORT,
-    Evacuation,
     NavalState,
     Unit,
     canonical_ids,
@@ -96,7 +97,9 @@ def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: Ran
         failing |= {unable[0]}
 
 
-class _Period:
+class _Period(FleetMoves):
+    """One pass over a period's orders in posting order: the fights here, the moves in `FleetMoves`."""
+
     def __init__(
         self,
         state: NavalState,
@@ -267,8 +270,8 @@ class _Period:
         if attacker.category == SEA_CONTROL:
             if attacker.hex != target_hex:
                 return (
-                    f"同海域にいないため攻撃できません（{attacker.id}は{_fmt(attacker.hex)}、"
-                    f"{target_id}は{_fmt(target_hex)}）"
+                    f"同海域にいないため攻撃できません（{attacker.id}は{naval_hex.shown(attacker.hex)}、"
+                    f"{target_id}は{naval_hex.shown(target_hex)}）"
                 )
             return None
         base_hex = self.state.hex_of(attacker)
@@ -448,162 +451,6 @@ class _Period:
             return result
         return self._judged(entry, interceptor, target, result)
 
-    # --- ＜移動＞ ------------------------------------------------------------------------------------
-
-    def _move(self, entry: _Entry, result: OrderResult) -> OrderResult:
-        order = entry.order
-        assert isinstance(order, NavalOrder)
-        unit = self.state.units[order.unit]
-        if unit.category == FIGHTER:
-            if unit.base is not None:
-                result.reason = "戦闘機の＜移動＞は所属空母が敗戦したときの退避だけです"
-                return result
-            return self._evacuate(entry, unit, result)
-        if order.to_hex is None:
-            result.reason = f"{CATEGORY_NAMES[unit.category]}の移動先は座標(x,y)で指定してください"
-            return result
-        destination = order.to_hex
-        if not self.state.on_map(destination):
-            result.reason = (
-                f"移動先{_fmt(destination)}は地図（{self.state.width}×{self.state.height}）の外です"
-            )
-            return result
-        assert unit.hex is not None
-        gap = naval_hex.distance(unit.hex, destination)
-        if gap == 0:
-            result.reason = f"{unit.id}は既に{_fmt(destination)}にいます"
-            return result
-        if gap > self.options.move_range:
-            result.reason = f"移動できるのは{self.options.move_range}Hexまで（{_fmt(unit.hex)}から{gap}Hex）"
-            return result
-        self.occupants[unit.hex].discard(unit.id)
-        unit.hex = destination
-        self.occupants[destination].add(unit.id)
-        result.result = MOVED
-        result.reason = f"{unit.id}は{_fmt(destination)}へ移動"
-        return result
-
-    def _evacuate(self, entry: _Entry, fighter: Unit, result: OrderResult) -> OrderResult:
-        order = entry.order
-        assert isinstance(order, NavalOrder)
-        evacuation = self.stranded.get(fighter.id)
-        if evacuation is None:
-            result.reason = f"{fighter.id}は退避できる戦闘機ではありません"
-            return result
-        if evacuation.period == self.period:
-            result.reason = f"退避は所属空母{evacuation.carrier}が敗戦した次のピリオドに限り実行できます"
-            return result
-        if order.target is None:
-            result.reason = "退避先は基地の島名か空母のユニット名で指定してください"
-            return result
-        destination = self._evacuation_base(fighter, order.target)
-        if isinstance(destination, str):
-            result.reason = destination
-            return result
-        host, base_hex = destination
-        reach = self.options.fighter_range
-        gap = naval_hex.distance(evacuation.hex, base_hex)
-        if gap > reach:
-            result.reason = f"退避先が遠すぎます（{evacuation.carrier}の喪失地点{_fmt(evacuation.hex)}から{gap}Hex、{reach}Hex以内のみ）"
-            return result
-        quota = self._quota_problem(evacuation, foreign=host != fighter.island)
-        if quota:
-            result.reason = quota
-            return result
-        evacuation.fighters.remove(fighter.id)
-        del self.stranded[fighter.id]
-        fighter.base, fighter.hex = order.target, None
-        self.carried[order.target].add(fighter.id)
-        operation = self._take_off(fighter, naval_hex.line(evacuation.hex, base_hex), entry.index)
-        result.result = MOVED
-        used = (
-            evacuation.used_foreign
-            if self.options.evacuation_quotas == 2 and host != fighter.island
-            else evacuation.used
-        )
-        result.reason = f"{fighter.id}は{order.target}へ退避（{used}/{evacuation.allowed}機目）"
-        if operation.live:
-            result.reason += f"、{'・'.join(map(str, operation.live))}番目の＜インターセプト＞を受ける"
-        return result
-
-    def _quota_problem(self, evacuation: Evacuation, *, foreign: bool) -> str | None:
-        """Count one more evacuee against its half, or say why it cannot go: one half shared by own
-        and foreign bases (evacuation_quotas = 1), or a half for each (= 2)."""
-        separate = self.options.evacuation_quotas == 2
-        if separate and foreign:
-            if evacuation.used_foreign >= evacuation.allowed:
-                return f"{evacuation.carrier}の艦載機が他島の基地へ退避できるのは半数の{evacuation.allowed}機までです"
-            evacuation.used_foreign += 1
-            return None
-        if evacuation.used >= evacuation.allowed:
-            where = "自軍の基地へ" if separate else ""
-            return f"{evacuation.carrier}の艦載機が{where}退避できるのは半数の{evacuation.allowed}機までです"
-        evacuation.used += 1
-        return None
-
-    def _evacuation_base(self, fighter: Unit, base: str) -> tuple[str, Hex] | str:
-        if base in self.state.islands:
-            host, base_hex = base, self.state.islands[base].home
-        elif base in self.removed:
-            return f"退避先の空母{base}は{self.removed[base]}番目で消滅しています"
-        elif base in self.state.units and self.state.units[base].category == CARRIER:
-            carrier = self.state.units[base]
-            assert carrier.hex is not None
-            host, base_hex = carrier.island, carrier.hex
-        else:
-            return f"退避先{base}は基地（島）でも空母でもありません"
-        if host != fighter.island and fighter.island not in self.state.islands[host].permits_evacuation:
-            return f"{host}島が{fighter.island}島の退避を許可していないため{base}には退避できません"
-        return host, base_hex
-
-    # --- removal ----------------------------------------------------------------------------------
-
-    def _remove(self, unit_id: str, index: int) -> None:
-        unit = self.state.units.pop(unit_id)
-        self.removed[unit_id] = index
-        if unit.category == FIGHTER:
-            if unit.base is not None:
-                self.carried[unit.base].discard(unit_id)
-            evacuation = self.stranded.pop(unit_id, None)
-            if evacuation is not None:
-                evacuation.fighters.remove(unit_id)
-            return
-        if unit.hex is not None:
-            self.occupants[unit.hex].discard(unit_id)
-        if unit.category == CARRIER:
-            self._strand(unit, index)
-
-    def _strand(self, carrier: Unit, index: int) -> None:
-        fighters = sorted(self.carried.pop(carrier.id, set()))
-        if not fighters:
-            return
-        assert carrier.hex is not None
-        for fighter_id in fighters:
-            fighter = self.state.units[fighter_id]
-            fighter.base, fighter.hex = None, carrier.hex
-        allowed = len(fighters) // 2
-        evacuation = Evacuation(carrier.id, carrier.island, carrier.hex, self.period, list(fighters), allowed)
-        self.state.evacuations.append(evacuation)
-        self.stranded.update(dict.fromkeys(fighters, evacuation))
-        self.events.append(
-            f"空母{carrier.id}喪失（{index}番目）：艦載機{len(fighters)}機（{'、'.join(fighters)}）のうち"
-            f"{allowed}機まで、次ピリオドに限り＜移動＞で{self.options.fighter_range}Hex以内の基地・空母へ退避可能"
-        )
-
-    def _expire_evacuations(self) -> None:
-        kept: list[Evacuation] = []
-        for evacuation in self.state.evacuations:
-            if evacuation.period >= self.period:
-                kept.append(evacuation)
-                continue
-            for fighter_id in evacuation.fighters:
-                self.state.units.pop(fighter_id, None)
-            if evacuation.fighters:
-                self.events.append(
-                    f"空母{evacuation.carrier}の艦載機{'、'.join(evacuation.fighters)}は退避できず喪失"
-                )
-        self.state.evacuations = kept
-
 
 def _with_failed_interceptions(result: OrderResult, operation: _Operation) -> OrderResult:
     """An attack that stood because the interceptions on it came to nothing says so."""
@@ -611,10 +458,6 @@ def _with_failed_interceptions(result: OrderResult, operation: _Operation) -> Or
         note = f"{'・'.join(map(str, operation.failed))}番目の＜インターセプト＞は迎撃機が行動できず無効"
         result.reason = f"{result.reason}（{note}）" if result.reason else note
     return result
-
-
-def _fmt(hex_: Hex | None) -> str:
-    return "(?)" if hex_ is None else f"({hex_[0]},{hex_[1]})"
 
 
 # The results, the random numbers and the battle arithmetic were defined here first; callers still
