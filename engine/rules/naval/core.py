@@ -123,14 +123,36 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
 
 def _move_form(state: NavalState, unit: Unit, order: NavalOrder) -> str | None:
     """What resolution would refuse in a ＜移動＞ from its form alone, whatever happens first: a
-    fighter moves only to a base, a ship only to a hex on the map (the same words as resolution's)."""
+    fighter moves only to a base, and only to evacuate the period after its carrier was lost, to a base
+    whose island lets it in; a ship only to a hex on the map (the same words as resolution's)."""
     if unit.category == FIGHTER:
-        return "退避先は基地の島名か空母のユニット名で指定してください" if order.to_hex is not None else None
+        return _evacuation_form(state, unit, order)
     if order.to_hex is None:
         return f"{CATEGORY_NAMES[unit.category]}の移動先は座標(x,y)で指定してください"
     if not state.on_map(order.to_hex):
         x, y = order.to_hex
         return f"移動先({x},{y})は地図（{state.width}×{state.height}）の外です"
+    return None
+
+
+def _evacuation_form(state: NavalState, fighter: Unit, order: NavalOrder) -> str | None:
+    if order.to_hex is not None:
+        return "退避先は基地の島名か空母のユニット名で指定してください"
+    if fighter.base is not None:
+        return "戦闘機の＜移動＞は所属空母が敗戦したときの退避だけです"
+    evacuation = next((e for e in state.evacuations if fighter.id in e.fighters), None)
+    if evacuation is not None and evacuation.period == state.period:
+        return f"退避は所属空母{evacuation.carrier}が敗戦した次のピリオドに限り実行できます"
+    target = order.target
+    host = target if target in state.islands else None
+    if host is None and target in state.units and state.units[target].category == CARRIER:
+        host = state.units[target].island
+    if (
+        host is not None
+        and host != fighter.island
+        and fighter.island not in state.islands[host].permits_evacuation
+    ):
+        return f"{host}島が{fighter.island}島の退避を許可していないため{target}には退避できません"
     return None
 
 

@@ -15,6 +15,8 @@ from engine.rng import SeededSource
 from engine.rules import naval
 from engine.rules.naval.combat import attacker_wins, threshold
 from engine.rules.naval.orders import NavalOrder, NavalOrderError, parse_orders_file
+from engine.rules.naval.results import MOVED
+from engine.rules.naval.state import Evacuation
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "naval"
 SEED_ORDERS = (FIXTURES / "seed002_orders.txt").read_text(encoding="utf-8")
@@ -153,6 +155,36 @@ def test_randoms_that_do_not_belong_to_the_game_are_refused(
         naval.recorded_randoms(state_of("seed002.toml"), randoms)
 
 
+def stranded(period_lost: int) -> naval.NavalState:
+    """seed002 with ABC-F-A-03 off its base at (5,3), its carrier lost in `period_lost`."""
+    state = state_of("seed002.toml")
+    fighter = state.units["ABC-F-A-03"]
+    fighter.base, fighter.hex = None, (5, 3)
+    state.evacuations.append(Evacuation("ABC-CV-A-09", "ABC", (5, 3), period_lost, ["ABC-F-A-03"], 1))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("line", "lost", "reason"),
+    [
+        ("＜移動＞ABC-F-A-03、QQQ", 0, "退避先QQQは基地（島）でも空母でもありません"),
+        ("＜移動＞ABC-F-A-03、XYZ", 0, "XYZ島がABC島の退避を許可していないためXYZには退避できません"),
+        ("＜移動＞ABC-F-A-03、ABC", 1, "退避は所属空母ABC-CV-A-09が敗戦した次のピリオドに限り実行できます"),
+        ("＜移動＞ABC-F-A-03、ABC", 0, None),
+    ],
+)
+def test_an_evacuation_resolution_would_refuse_is_refused_at_receipt_in_its_words(
+    line: str, lost: int, reason: str | None
+) -> None:
+    state = stranded(lost)
+    order = naval.parse_order(line)
+    assert isinstance(order, NavalOrder)
+    rejection = naval.check_order(state, order, "ABC")
+    assert (rejection.reason if rejection else None) == reason
+    (result,) = naval.resolve_period(state, [order], SeededSource(b"k" * 32)).results
+    assert result.reason == reason or (reason is None and result.result == MOVED)
+
+
 @pytest.mark.parametrize(
     ("line", "island", "reason"),
     [
@@ -163,7 +195,7 @@ def test_randoms_that_do_not_belong_to_the_game_are_refused(
             "ABC-DD-A-01はABC島のユニットです（XYZ島からは命令できません）",
         ),
         ("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-55", "ABC", "目標のユニットXYZ-DD-X-55は存在しません"),
-        ("＜移動＞ABC-F-A-03、QQQ", "ABC", "退避先QQQは基地（島）でも空母でもありません"),
+        ("＜移動＞ABC-F-A-03、QQQ", "ABC", "戦闘機の＜移動＞は所属空母が敗戦したときの退避だけです"),
         # what resolution would refuse from the form alone is refused at once, in resolution's words
         ("＜移動＞ABC-F-A-03、(10,4)", "ABC", "退避先は基地の島名か空母のユニット名で指定してください"),
         ("＜移動＞ABC-DD-A-01、ABC", "ABC", "制海ユニットの移動先は座標(x,y)で指定してください"),

@@ -134,7 +134,7 @@ def test_check_refuses_units_that_do_not_exist(state) -> None:
     assert (
         RULESET.check(state, order("＜攻撃＞QQQ-DD-A-01、XYZ-DD-X-02")) == "ユニットQQQ-DD-A-01は存在しません"
     )
-    assert "基地（島）でも空母でもありません" in RULESET.check(
+    assert "所属空母が敗戦したときの退避だけです" in RULESET.check(  # a fighter still on its carrier
         state, order("＜移動＞ABC-F-A-01、XYZ-DD-X-01")
     )
     assert RULESET.check(state, order("＜攻撃＞ABC-DD-A-1、XYZ-DD-X-2")) is None  # numbers read as numbers
