@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import tomllib
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -70,7 +71,7 @@ class RulesetError(ValueError):
     """Input a game cannot use (a scenario, an orders file, a setting); the message is Japanese."""
 
 
-class Ruleset(Generic[S, C]):
+class Ruleset(ABC, Generic[S, C]):
     """What every game declares. Override what the game changes; every default below is a rule of its
     own that the game's HELP must name when players meet it (who plays, what a missing order means)."""
 
@@ -98,14 +99,17 @@ class Ruleset(Generic[S, C]):
         path = resources.files(package) / "scenarios" / self.TEMPLATE
         return path.read_text(encoding="utf-8") if path.is_file() else None
 
+    @abstractmethod
     def initial_state(self, scenario: Mapping[str, Any]) -> S:
-        raise NotImplementedError
+        """The state the scenario's game begins in; RulesetError for a scenario the game cannot use."""
 
+    @abstractmethod
     def state_to_dict(self, state: S) -> dict:
-        raise NotImplementedError
+        """The state as JSON-ready data, the form the store keeps and `state_from_dict` reads back."""
 
+    @abstractmethod
     def state_from_dict(self, data: dict) -> S:
-        raise NotImplementedError
+        """The state `state_to_dict` wrote."""
 
     def set_value(self, state: S, path: str, value: Any) -> S:
         """設定 PATH=VALUE. Default: nothing can be set."""
@@ -242,8 +246,9 @@ class ClockedRuleset(Ruleset[S, C]):
 
     immediate: ClassVar[bool] = False
 
+    @abstractmethod
     def resolve(self, state: S, orders: Sequence[Order], source: RandomSource) -> tuple[S, Report]:
-        raise NotImplementedError
+        """A period: every order of it at once, in posting order, with the period's dice."""
 
 
 class ImmediateRuleset(Ruleset[S, C]):
@@ -257,8 +262,9 @@ class ImmediateRuleset(Ruleset[S, C]):
         """The command a whole post holds. Default: none (only dice are answered)."""
         return None
 
+    @abstractmethod
     def apply(self, state: S, order: Order, source: RandomSource) -> tuple[S, Report]:
-        raise NotImplementedError
+        """One post's command answered at once, with that post's dice streams."""
 
     def resolve(self, state: S, orders: Sequence[Order], source: RandomSource) -> tuple[S, Report]:
         """Offline replay (`adjudicate`): the posts' commands in order, each answered as `apply` would."""

@@ -247,10 +247,12 @@ def todome(ctx: Context, actor: str | None, target_name: str) -> None:
     in_combat = combat.todome_turn(ctx, attacker)
     target.dead = True
     lost = "（キャラロスト）" if not target.npc else ""
-    ctx.say(f"{attacker.name}が{target.name}にとどめを刺しました（メインアクション、コスト{combat.TODOME}）")
+    ctx.say(
+        f"{attacker.name}が{target.name}にとどめを刺しました（メインアクション、コスト{combat.FINISHING_BLOW}）"
+    )
     ctx.say(f"{target.name}は死亡{lost}。ダメージロールは発生しないため《カバーリング》などは使えません")
     if in_combat:
-        combat.spend(ctx, attacker, combat.TODOME, "とどめを刺す")
+        combat.spend(ctx, attacker, combat.FINISHING_BLOW, "とどめを刺す")
 
 
 def result_phase(ctx: Context) -> None:

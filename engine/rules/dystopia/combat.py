@@ -15,7 +15,8 @@ from __future__ import annotations
 from engine.rules.dystopia.context import Context, require_up
 from engine.rules.dystopia.model import DOWN, Combat, DystopiaError, Sheet, State
 
-SUB_MOVE, MAIN_MOVE, GIVE_UP, TODOME = 3, 8, 10, 10
+# The count costs: サブ移動, メイン移動, 行動放棄, and とどめを刺す (a main action of cost 10).
+SUB_MOVE, MAIN_MOVE, GIVE_UP, FINISHING_BLOW = 3, 8, 10, 10
 MAX_COST = 99
 
 

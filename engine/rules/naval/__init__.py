@@ -18,51 +18,8 @@
 | `cases/` | case files: PRESTATE / ORDERS / RANDOMS / RESULTS / POSTSTATE |
 """
 
-from engine.rules.naval.core import (
-    HELP,
-    ID,
-    NAME,
-    NavalOrder,
-    NavalOrderError,
-    NavalState,
-    RandomsFileError,
-    RandomsShortError,
-    Resolution,
-    ScenarioError,
-    check_order,
-    initial_state,
-    load_scenario,
-    parse_order,
-    recorded_randoms,
-    resolution_to_dict,
-    resolve,
-    resolve_period,
-    state_from_dict,
-    state_to_dict,
-)
+from engine.rules.naval import core
+from engine.rules.naval.core import *  # noqa: F403 - the pure game, as `naval.…`
 from engine.rules.naval.ruleset import RULESET, NavalRuleset
 
-__all__ = [
-    "HELP",
-    "ID",
-    "NAME",
-    "RULESET",
-    "NavalOrder",
-    "NavalOrderError",
-    "NavalRuleset",
-    "NavalState",
-    "RandomsFileError",
-    "RandomsShortError",
-    "Resolution",
-    "ScenarioError",
-    "check_order",
-    "initial_state",
-    "load_scenario",
-    "parse_order",
-    "recorded_randoms",
-    "resolution_to_dict",
-    "resolve",
-    "resolve_period",
-    "state_from_dict",
-    "state_to_dict",
-]
+__all__ = [*core.__all__, "RULESET", "NavalRuleset"]  # the pure game, plus its face to the bot

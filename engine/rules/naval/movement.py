@@ -5,6 +5,7 @@ carrier's fighters with its quotas, and what removing a unit strands. A mix-in o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.rules.naval import hexgrid as naval_hex
@@ -27,8 +28,7 @@ class FleetMoves:
     removed: dict[str, int]  # unit → the order that removed it
     events: list[str]
 
-    def _take_off(self, fighter: Unit, route: list[Hex], index: int) -> _Operation:
-        raise NotImplementedError  # the resolver's: interception is decided at take-off
+    _take_off: Callable[[Unit, list[Hex], int], _Operation]  # the resolver's: interception is decided there
 
     # --- ＜移動＞ ------------------------------------------------------------------------------------
 
