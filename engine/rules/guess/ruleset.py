@@ -2,7 +2,8 @@
 
 Each period every player may post `＜予想＞N` (1–100 by default); at the update the bot rolls the
 target with the period's dice and the closest guesses score a point. The last guess of a player in
-a period counts; a player who sends none scores nothing (the missing-order policy).
+a period counts; a player who sends none scores nothing (the missing-order policy). A scenario's `rounds` ends the game
+after that many updates, the highest score winning (0: it never ends).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class GuessState:
     round: int = 0
     scores: dict[str, int] = field(default_factory=dict)
     last_target: int | None = None
+    rounds: int = 0  # the game ends after this many updates; 0: never
 
 
 class GuessRuleset(ClockedRuleset[GuessState, int]):
@@ -37,7 +39,8 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
 【数当て】
 各ピリオドに ＜予想＞42 のように数をひとつ書いてください（1～100）。
 更新時にボットが目標の数を振り、いちばん近い人に1点。同じピリオドに何度書いても最後の予想が有効です。
-取消 と書くとそのピリオドの予想を取り消せます。予想しなかった人は0点です。"""
+取消 と書くとそのピリオドの予想を取り消せます。予想しなかった人は0点です。
+シナリオの rounds 回（threadgm new の書くシナリオでは5回）の更新で終了し、点数がいちばん多い人が優勝です（同点なら全員。rounds = 0 なら終わりません）。"""
     SUMMARY = "＜予想＞42 のように1～100の数をひとつ（最後の予想が有効）。取消 で取り消し。"
     settings: Sequence[Setting] = (Setting("scores.<名前>", "その人の点数を直す（整数）", int),)
 
@@ -58,7 +61,10 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         sides = int(scenario.get("sides", 100))
         if sides < 2:
             raise ValueError("sides は2以上にしてください")
-        return GuessState(sides, tuple(players) if players else None)
+        rounds = int(scenario.get("rounds", 0))
+        if rounds < 0:
+            raise ValueError("rounds は0以上にしてください（0なら終わりません）")
+        return GuessState(sides, tuple(players) if players else None, rounds=rounds)
 
     def resolve(
         self, state: GuessState, orders: Sequence[Order], source: RandomSource
@@ -76,8 +82,18 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         blocks += [line(f"{o.player}: {o.command} は範囲外のため無効") for o in refused]
         blocks.append(line("当たり: " + "、".join(winners) if winners else "予想はありませんでした"))
         new = replace(state, round=state.round + 1, scores=scores, last_target=target)
-        result = {"target": target, "winners": winners, "scores": scores}
+        result: dict[str, Any] = {"target": target, "winners": winners, "scores": scores}
+        if self.finished(new):
+            champions = _champions(scores)
+            result["champions"] = champions
+            blocks.append(line(_final_line(champions, scores)))
         return new, report(*blocks, kind="resolution", result=result)
+
+    def finished(self, state: GuessState) -> bool:
+        return state.rounds > 0 and state.round >= state.rounds
+
+    def rules_in_force(self, state: GuessState) -> list[str]:
+        return [f"全{state.rounds}回で終了" if state.rounds else "終わりなし（rounds = 0）", f"1～{state.sides}"]
 
     def players(self, state: GuessState) -> list[str] | None:
         return list(state.players) if state.players is not None else None
@@ -95,6 +111,7 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
             "round": state.round,
             "scores": dict(state.scores),
             "last_target": state.last_target,
+            "rounds": state.rounds,
         }
 
     def state_from_dict(self, data: dict) -> GuessState:
@@ -105,18 +122,34 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
             data["round"],
             dict(data["scores"]),
             data["last_target"],
+            int(data.get("rounds", 0)),  # states saved before games could end have none
         )
 
     def status(self, state: GuessState) -> Report:
         rows = sorted(state.scores.items(), key=lambda item: (-item[1], item[0]))
-        return report(
-            heading(f"数当て 第{state.round}回まで"),
+        of = f"（全{state.rounds}回）" if state.rounds else ""
+        blocks = [
+            heading(f"数当て 第{state.round}回まで{of}"),
             table(((p, f"{s}点") for p, s in rows), header=("名前", "点数")),
-        )
+        ]
+        if self.finished(state):
+            blocks.append(line(_final_line(_champions(state.scores), state.scores)))
+        return report(*blocks)
 
     @staticmethod
     def _may_play(state: GuessState, player: str) -> bool:
         return state.players is None or player in state.players
+
+
+def _champions(scores: Mapping[str, int]) -> list[str]:
+    best = max(scores.values(), default=0)
+    return sorted(player for player, score in scores.items() if score == best and best > 0)
+
+
+def _final_line(champions: list[str], scores: Mapping[str, int]) -> str:
+    if not champions:
+        return "【優勝】なし（誰も当たりませんでした）"
+    return f"【優勝】{'、'.join(champions)}（{scores[champions[0]]}点）"
 
 
 RULESET = GuessRuleset()

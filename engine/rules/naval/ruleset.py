@@ -26,7 +26,7 @@ import regex
 from engine.report import Block, Report, heading, line, report, section, table
 from engine.rng import RandomSource
 from engine.rules.naval import core as naval
-from engine.rules.naval import verify
+from engine.rules.naval import ending, verify
 from engine.rules.naval.orders import (
     NavalOrder,
     NavalOrderError,
@@ -57,6 +57,10 @@ _ADAPTER_HELP = """
 ・同じユニットへの2つ目以降の命令も受け付けますが、先の命令が実行されると（1ピリオドの回数 orders_per_unit に達すると）無効になります。受付ではそう書き添えます。書き直すときは「取消」でそのピリオドの自分の命令をすべて取り消してから書き直してください。
 ・命令のなかったユニットは何もせず、その場に留まります。
 ・締切を過ぎて書かれた命令は次のピリオドの命令になります。
+
+■ゲームの終わり
+ルールページは終わりを定めていないため、シナリオの [options] last_period のピリオド（threadgm new の書くシナリオでは10）の更新で終戦とし、最後の更新に各島の残りのユニットを載せます（last_period = 0 なら終わりを決めません）。
+ユニットの残る島が1つ以下になったときも、それ以上命令を実行できないので終戦です（残った島の勝利）。
 
 ■乱数の検証
 各島の乱数は、ピリオドの鍵で HMAC-SHA256(鍵, "naval/島名|0")、"…|1"… から1～100を棄却法で取り出した値です（A、B、C…の順）。
@@ -271,7 +275,13 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
                 parsed.append(NavalOrderError(order.canonical, problem, island, post=post))
             else:
                 parsed.append(replace(command, island=island, post=post))
-        return naval.resolve(state, parsed, source)
+        new_state, outcome = naval.resolve(state, parsed, source)
+        if ending.finished(new_state):
+            outcome = outcome + report(*ending.final_blocks(new_state))
+        return new_state, outcome
+
+    def finished(self, state: NavalState) -> bool:
+        return ending.finished(state)
 
     def players(self, state: NavalState) -> list[str] | None:
         return [code for code, island in state.islands.items() if island.players] or None
@@ -306,6 +316,7 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
             f"艦船の移動{options.move_range}Hex",
             f"1ユニットの命令は1ピリオド{options.orders_per_unit}回まで（無効は数えない）",
             f"退避の半数は{quotas}",
+            f"ピリオド{options.last_period}で終戦" if options.last_period else "終戦はユニットの残る島が1つになったとき",
         ]
 
     def status(self, state: NavalState) -> Report:

@@ -13,6 +13,7 @@ machinery stores between periods.
     randoms_per_island = 6           # random numbers A, B, C, ... published per island and period
     fighter_range = 4                # hexes a fighter reaches from its base
     move_range = 1                   # hexes a ship may ＜移動＞ per period
+    last_period = 10                 # the war ends with this period's update (0: when one island is left)
     [kinds]                          # unit kind (the KIND of ISLAND-KIND-GROUP-NN) → category
     DD = "sea-control"               # or 制海; fighter/制空/戦闘機; carrier/空母; transport/輸送
     [[islands]]
@@ -76,6 +77,7 @@ class Options:
     move_range: int = 1
     orders_per_unit: int = 1  # orders a unit may carry out in a period (void ones do not count)
     evacuation_quotas: int = 1  # 1: one half shared by own and foreign bases; 2: a half for each
+    last_period: int = 0  # the war ends with this period's update; 0: it goes on until one island is left
 
 
 _OPTION_LIMITS = {
@@ -84,6 +86,7 @@ _OPTION_LIMITS = {
     "move_range": (0, _MAX_MAP),
     "orders_per_unit": (1, 26),
     "evacuation_quotas": (1, 2),
+    "last_period": (0, 1_000_000),
 }
 
 
