@@ -93,7 +93,10 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         return state.rounds > 0 and state.round >= state.rounds
 
     def rules_in_force(self, state: GuessState) -> list[str]:
-        return [f"全{state.rounds}回で終了" if state.rounds else "終わりなし（rounds = 0）", f"1～{state.sides}"]
+        return [
+            f"全{state.rounds}回で終了" if state.rounds else "終わりなし（rounds = 0）",
+            f"1～{state.sides}",
+        ]
 
     def players(self, state: GuessState) -> list[str] | None:
         return list(state.players) if state.players is not None else None

@@ -316,7 +316,9 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
             f"艦船の移動{options.move_range}Hex",
             f"1ユニットの命令は1ピリオド{options.orders_per_unit}回まで（無効は数えない）",
             f"退避の半数は{quotas}",
-            f"ピリオド{options.last_period}で終戦" if options.last_period else "終戦はユニットの残る島が1つになったとき",
+            f"ピリオド{options.last_period}で終戦"
+            if options.last_period
+            else "終戦はユニットの残る島が1つになったとき",
         ]
 
     def status(self, state: NavalState) -> Report:
