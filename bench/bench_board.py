@@ -3,7 +3,9 @@ so the figures are the board's, not a heavy client library's).
 
 Prints requests/second for: an idle differential read of a 1000-post thread (Range from size-1 with
 If-Modified-Since → 304), a differential read that returns the last post (206), a full read of the
-dat, and posting through bbs.cgi (after the cookie confirmation, samba off).
+dat, and posting through bbs.cgi (after the cookie confirmation, samba off): into one thread of a
+board holding two, and into a board of 1,000 threads (ten posts each, every post aging its thread to
+the top of subject.txt), where the thread list is what a post costs.
 """
 
 from __future__ import annotations
@@ -17,17 +19,39 @@ from urllib.parse import quote
 from bench.timing import repeated
 from board.admin import open_thread
 from board.server import BoardServer, make_app
+from board.storage import BoardStore, encode
 
 HEADERS = {"User-Agent": "Monazilla/1.00 (threadgm-bench/0.1)"}
 LINE = (
     "名無しさん<><>2026/11/29(日) 21:22:13 ID:abcdefgh<>{n}番目のレスです。dice2d47=<br>二行目もあります<>\n"
 )
+MANY_THREADS = 1000
+POSTS_PER_THREAD = 10
+
+
+def fill_board(data: Path, name: str, defaults: dict[str, str]) -> list[str]:
+    """MANY_THREADS threads of POSTS_PER_THREAD posts written straight to disk; their keys, newest first."""
+    board = BoardStore(data, defaults=defaults).open(name, create=True).path
+    keys = [str(1_700_000_000 + n) for n in range(MANY_THREADS)]
+    for n, key in enumerate(keys):
+        first = f"名無しさん<><>2026/11/29(日) 21:22:13 ID:abcdefgh<>本文<>スレッド{n}番\n"
+        (board / "dat" / f"{key}.dat").write_bytes(
+            encode(first + "".join(LINE.format(n=i) for i in range(2, POSTS_PER_THREAD + 1)))
+        )
+    listed = reversed(keys)
+    subject = "".join(
+        f"{key}.dat<>スレッド{int(key) - 1_700_000_000}番 ({POSTS_PER_THREAD})\n" for key in listed
+    )
+    (board / "subject.txt").write_bytes(encode(subject))
+    return keys[::-1]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
-        app = make_app(data, ["bench"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+        defaults = {"BBS_SAMBATIME": "0", "timeclose": ""}
+        many = fill_board(data, "many", defaults)
+        app = make_app(data, ["bench", "many"], defaults=defaults)
         key = open_thread(data, "bench", "ベンチスレ", "1000レスのスレ")
         dat = data / "bench" / "dat" / f"{key}.dat"
         with dat.open("ab") as handle:
@@ -85,6 +109,17 @@ def main() -> None:
                 assert "書きこみました".encode("cp932") in conn.getresponse().read()
 
             print(f"posting via bbs.cgi (with trip): {repeated(500, post):8.0f} posts/s")
+
+            turn = iter(range(10**9))
+
+            def post_many() -> None:
+                fields = {**form, "bbs": "many", "key": many[next(turn) % len(many)], "mail": ""}
+                data = "&".join(f"{k}={quote(v.encode('cp932'))}" for k, v in fields.items())
+                conn.request("POST", "/test/bbs.cgi", body=data, headers=post_headers)
+                assert "書きこみました".encode("cp932") in conn.getresponse().read()
+
+            rate = repeated(500, post_many)
+            print(f"posting, board of {MANY_THREADS} threads:  {rate:8.0f} posts/s")
 
 
 if __name__ == "__main__":

@@ -177,7 +177,7 @@ class PostingService:
         if form.key is None:
             post = DatPost(shown_name, mail, self._date_id(board, client, now, starter=True), body, subject)
             return self._open_thread(board, client, now, post)
-        first = board.posts(form.key)[0]
+        first = board.first_post(form.key)
         post = DatPost(shown_name, mail, self._date_id(board, client, now, starter_id=first.id), body)
         return self._reply(board, form.key, client, post)
 

@@ -8,6 +8,8 @@
 Every change to a board happens under its lock (a thread lock plus an flock on DATA/NAME/.lock, so
 `threadgm board-admin` in another process is safe against a running server); a dat only ever grows
 by whole lines appended in one write, except for a deletion, which replaces the file atomically.
+subject.txt is held in memory between posts (`board.subject_index`), read again whenever another
+process has replaced it.
 """
 
 from __future__ import annotations
@@ -20,47 +22,30 @@ import secrets
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from board import settings as setting_file
+from board.cp932 import ENCODING, dat_lines, decode, encode
 from board.dat import DatPost, abone, parse_line
+from board.subject_index import THREAD_KEY, SubjectIndex, ThreadEntry
 
-ENCODING = "cp932"
+__all__ = [
+    "ENCODING",
+    "THREAD_KEY",
+    "Board",
+    "BoardNotFound",
+    "BoardStore",
+    "ThreadEntry",
+    "dat_lines",
+    "decode",
+    "encode",
+]
+
 BOARD_NAME = re.compile(r"^[A-Za-z0-9_]{1,32}$")
-THREAD_KEY = re.compile(r"^[0-9]{9,12}$")
 
 
 class BoardNotFound(LookupError):
     pass
-
-
-@dataclass(frozen=True)
-class ThreadEntry:
-    """One line of subject.txt."""
-
-    key: str
-    title: str  # as stored: HTML-escaped like every dat field
-    count: int
-
-    def line(self) -> str:
-        return f"{self.key}.dat<>{self.title} ({self.count})\n"
-
-
-def encode(text: str) -> bytes:
-    """CP932 bytes; a character CP932 lacks is kept as a numeric reference, never dropped."""
-    return text.encode(ENCODING, errors="xmlcharrefreplace")
-
-
-def decode(data: bytes) -> str:
-    return data.decode(ENCODING, errors="replace")
-
-
-def dat_lines(text: str) -> list[str]:
-    """The lines of a dat or of subject.txt: `\n` ends a line and nothing else does (str.splitlines
-    would also break on `\x0b`, `\x1c`, `\x85`, U+2028… and shift every later post's number)."""
-    lines = text.split("\n")
-    return lines[:-1] if lines[-1] == "" else lines
 
 
 class Board:
@@ -72,6 +57,7 @@ class Board:
         self._lock_file: object = None
         self._settings: tuple[float, setting_file.Settings] | None = None
         self._meta_cache: tuple[float, dict] | None = None
+        self._subject = SubjectIndex(root / "subject.txt")
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -149,19 +135,20 @@ class Board:
             raise BoardNotFound(key) from None
         return [parse_line(line) for line in dat_lines(decode(data))]
 
+    def first_post(self, key: str) -> DatPost:
+        """Post 1 of a thread (its title, its starter's ID), read without the rest of the dat."""
+        try:
+            with self.dat_path(key).open("rb") as dat:
+                return parse_line(decode(dat.readline()))
+        except (FileNotFoundError, BoardNotFound):
+            raise BoardNotFound(key) from None
+
     def count(self, key: str) -> int:
         return self.dat_path(key).read_bytes().count(b"\n")
 
     def threads(self) -> list[ThreadEntry]:
         """subject.txt as entries, most recently aged first."""
-        path = self.path / "subject.txt"
-        entries = []
-        for line in dat_lines(decode(path.read_bytes())) if path.exists() else []:
-            head, sep, rest = line.partition(".dat<>")
-            title, _, count = rest.rpartition(" (")
-            if sep and THREAD_KEY.match(head) and count.rstrip(")").isdigit():
-                entries.append(ThreadEntry(head, title, int(count.rstrip(")"))))
-        return entries
+        return self._subject.entries()
 
     def append(self, key: str, post: DatPost, *, age: bool, extra: Iterable[DatPost] = ()) -> int:
         """Append a post (and any lines the server adds after it); return the post's number."""
@@ -173,7 +160,10 @@ class Board:
             data = encode(post.line()) + b"".join(encode(line.line()) for line in extra)
             with path.open("ab") as dat:
                 dat.write(data)
-            self._touch_subject(key, age=age)
+            with path.open("rb") as dat:
+                first = dat.readline()
+            # Under the lock nobody else appends: the count is the one before plus what was written.
+            self._touch_subject(key, first, number - 1 + data.count(b"\n"), age=age)
             return number
 
     def create_thread(self, first_key: int, post: DatPost) -> str:
@@ -182,8 +172,9 @@ class Board:
             key = first_key
             while self.dat_path(str(key)).exists():
                 key += 1
-            self.dat_path(str(key)).write_bytes(encode(post.line()))
-            self._touch_subject(str(key), age=True)
+            data = encode(post.line())
+            self.dat_path(str(key)).write_bytes(data)
+            self._touch_subject(str(key), data, data.count(b"\n"), age=True)
             return str(key)
 
     def delete_post(self, key: str, number: int) -> None:
@@ -196,16 +187,10 @@ class Board:
             lines[number - 1] = encode(abone(self.settings.get("BBS_DELETE_NAME", "あぼーん")).line())
             self._replace(self.dat_path(key), b"".join(lines))
 
-    def _touch_subject(self, key: str, *, age: bool) -> None:
-        data = self.dat_path(key).read_bytes()
-        first = parse_line(decode(data.split(b"\n", 1)[0]))
-        entry = ThreadEntry(key, first.title, data.count(b"\n"))
-        entries = self.threads()
-        position = next((i for i, e in enumerate(entries) if e.key == key), None)
-        if position is not None:
-            del entries[position]
-        entries.insert(0 if age or position is None else position, entry)
-        self._replace(self.path / "subject.txt", encode("".join(e.line() for e in entries)))
+    def _touch_subject(self, key: str, first_line: bytes, count: int, *, age: bool) -> None:
+        """The thread's subject.txt line from its dat's first line (the title) and its line count."""
+        first = parse_line(decode(first_line.split(b"\n", 1)[0]))
+        self._subject.touch(ThreadEntry(key, first.title, count), age=age)
 
     @staticmethod
     def _replace(path: Path, data: bytes) -> None:
