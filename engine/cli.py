@@ -192,14 +192,33 @@ def _simulate(registry: Registry) -> click.Command:
     @click.argument("game", type=games)
     @click.option("--scenario", type=_FILE, help="Scenario TOML (default: the game's packaged one).")
     @click.option("--runs", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
-    @click.option("--seed", default="0", show_default=True, help="Run r plays on sha256('simulate|SEED|r').")
+    @click.option("--seed", default="0", show_default=True, help="Run r is seeded by sha256('simulate|SEED|r').")
+    @click.option(
+        "--from",
+        "state_in",
+        type=_FILE,
+        help="Play on from a stored game's state (--save-state of adjudicate, or the state JSON in the store).",
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-    def simulate_command(game: str, scenario: Path | None, runs: int, seed: str, as_json: bool) -> None:
-        """ゲームを丸ごとシミュレーションする (whole games played by themselves, offline)."""
+    def simulate_command(
+        game: str, scenario: Path | None, runs: int, seed: str, state_in: Path | None, as_json: bool
+    ) -> None:
+        """ゲームを丸ごとシミュレーションする (whole games played by themselves, offline). Simulations may
+        roll a fast seeded PRNG instead of the verifiable dice streams: their dice are not verifiable."""
         ruleset = registry.get(game)
+        if scenario is not None and state_in is not None:
+            raise click.UsageError("--scenario と --from はどちらか一方だけ指定してください")
         try:
-            data = ruleset.read_scenario(read_text(scenario)) if scenario is not None else {}
-            figures = ruleset.simulate(data, runs, seed, as_json=as_json)
+            if state_in is not None:
+                stored = json.loads(read_text(state_in))
+                if isinstance(stored, dict) and isinstance(stored.get("state"), dict):
+                    stored = stored["state"]
+                if not isinstance(stored, dict):
+                    raise ValueError(f"{state_in} は状態のJSONではありません")
+                figures = ruleset.simulate_from(ruleset.state_from_dict(stored), runs, seed, as_json=as_json)
+            else:
+                data = ruleset.read_scenario(read_text(scenario)) if scenario is not None else {}
+                figures = ruleset.simulate(data, runs, seed, as_json=as_json)
         except ValueError as error:
             raise click.ClickException(str(error)) from error
         if figures is None:

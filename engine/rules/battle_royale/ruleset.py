@@ -25,10 +25,11 @@ from typing import Any
 from engine.report import Block, Report, Section, anchor, heading, line, report, section
 from engine.rng import Dice, RandomSource
 from engine.rules.battle_royale import game as br
+from engine.rules.battle_royale.chances import status_blocks
 from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
 from engine.rules.battle_royale.ops import survivor_table
 from engine.rules.battle_royale.report import render
-from engine.rules.battle_royale.sim import format_result
+from engine.rules.battle_royale.sim import format_result, simulate_from
 from engine.rules.battle_royale.state import State, clone
 from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
@@ -105,8 +106,13 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         return br.parse_scenario_toml(text)
 
     def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
-        """Win rates, battles per game and how often each rule fired, over `runs` whole games."""
-        return format_result(br.simulate(dict(scenario), runs, seed), as_json=as_json)
+        """Win rates, battles per game and how often each rule fired, over `runs` whole quick games (a
+        fast PRNG, not the verifiable streams: simulations are never posted)."""
+        return format_result(br.simulate(dict(scenario), runs, seed, quick=True), as_json=as_json)
+
+    def simulate_from(self, state: State, runs: int, seed: str, *, as_json: bool) -> str | None:
+        """The same figures from a stored position: who is likely to win from here."""
+        return format_result(simulate_from(state, runs, seed), as_json=as_json)
 
     def finished(self, state: State) -> bool:
         return state.ending is not None
@@ -115,7 +121,9 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         return rules_in_force(state)
 
     def status(self, state: State) -> Report:
-        """状態: the survivors with their numbers and groups, then the winner or the next die."""
+        """状態: the survivors with their numbers and groups, then the winner or the next die, and from the
+        first battle on who is likely to win (`chances.py`: 1,000 quick games on a seed the position
+        decides; not in a season with a 黒幕)."""
         blocks: list[Block] = [heading(f"{state.options.title} 状況（第{state.battles}戦まで）")]
         if not state.setup_done:
             return report(*blocks, *br.opening_report(state).blocks)
@@ -127,6 +135,7 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
             blocks.append(
                 line(f"次のダイス：【{request.name}】" if not request.secret else "次のダイス：非公開")
             )
+            blocks += status_blocks(state)
         return report(*blocks)
 
 

@@ -14,6 +14,14 @@ from engine.report import Report
 from engine.rng import RandomSource, SeededSource
 from engine.rules.battle_royale.events import DieRequest
 from engine.rules.battle_royale.ops import BattleRoyaleError
+from engine.rules.battle_royale.quick import (
+    QuickDice,
+    at_boundary,
+    plain_rules,
+    play_plain,
+    play_quick,
+    position,
+)
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.state import State
 from engine.rules.battle_royale.steps import apply_roll_events, initial_state, next_die
@@ -88,6 +96,8 @@ class SimulationResult:
     battles: list[int] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
     events: Counter[str] = field(default_factory=Counter)
+    quick: bool = False  # the fast PRNG of quick.py, not the HMAC streams
+    origin: str = ""  # where the games started, when not at the beginning
 
     def to_dict(self) -> dict[str, Any]:
         battles = self.battles or [0]
@@ -95,6 +105,8 @@ class SimulationResult:
             "ruleset": "battle-royale",
             "runs": self.runs,
             "seed": self.seed,
+            "random": "quick" if self.quick else "hmac",
+            "origin": self.origin,
             "win_share": {name: self.wins[name] / self.runs for name in self.roster},
             "endings": dict(self.endings),
             "battles": {"mean": sum(battles) / len(battles), "min": min(battles), "max": max(battles)},
@@ -103,11 +115,14 @@ class SimulationResult:
         }
 
 
-def simulate(scenario: dict[str, Any], runs: int, seed: str) -> SimulationResult:
-    """`runs` whole games, run r on the key sha256("simulate|{seed}|{r}")."""
+def simulate(scenario: dict[str, Any], runs: int, seed: str, *, quick: bool = False) -> SimulationResult:
+    """`runs` whole games, run r on the key sha256("simulate|{seed}|{r}"): the HMAC streams the bot
+    uses, or with `quick` a fast PRNG seeded by that key (`quick.py`: not verifiable, far faster)."""
     if runs < 1:
         raise BattleRoyaleError("runs は1以上にしてください")
     start = initial_state(scenario)
+    if quick:
+        return simulate_from(start, runs, seed)
     result = SimulationResult(runs, seed, [p.name for p in start.roster])
     for run in range(runs):
         final = play_game(start, SeededSource(run_key(seed, run)))
@@ -121,11 +136,36 @@ def simulate(scenario: dict[str, Any], runs: int, seed: str) -> SimulationResult
     return result
 
 
+def simulate_from(state: State, runs: int, seed: str) -> SimulationResult:
+    """`runs` quick games from `state` (a new game or a stored position), run r on the fast PRNG seeded
+    by sha256("simulate|{seed}|{r}"). The counters count from the start of the game, as the state does."""
+    if runs < 1:
+        raise BattleRoyaleError("runs は1以上にしてください")
+    result = SimulationResult(runs, seed, [p.name for p in state.roster], quick=True)
+    if state.battles or state.dice_total:
+        result.origin = f"第{state.battles}戦終了時点（ダイス{state.dice_total}個目）から"
+    ready = position(state) if plain_rules(state) and at_boundary(state) else None
+    for run in range(runs):
+        dice = QuickDice(int.from_bytes(run_key(seed, run), "big"))
+        end = play_plain(ready, dice.random) if ready is not None else play_quick(state, dice)
+        result.endings[end.kind] += 1
+        for name in end.winners:
+            result.wins[name] += 1
+        result.battles.append(end.battles)
+        result.dice.append(end.dice)
+        result.events.update(end.counters)
+    return result
+
+
 def format_result(result: SimulationResult, *, as_json: bool = False) -> str:
     data = result.to_dict()
     if as_json:
         return json.dumps(data, ensure_ascii=False, indent=2)
     lines = [f"battle-royale: {result.runs}回シミュレーション（seed={result.seed}）"]
+    if result.origin:
+        lines.append(f"開始局面: {result.origin}")
+    if result.quick:
+        lines.append("乱数: 高速な疑似乱数（シミュレーション専用。検証できるダイスではありません）")
     battles = data["battles"]
     lines.append(
         f"1ゲームの戦闘数: 平均 {battles['mean']:.1f} / 最少 {battles['min']} / 最多 {battles['max']}"
