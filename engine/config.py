@@ -27,6 +27,10 @@ class BotConfig:
     mail: str = "sage"
     database: Path = Path("var/threadgm.sqlite")
     user_agent: str = ""  # "" for the scraper's own
+    pace_seconds: float = 10.0  # between posts to a host that publishes no BBS_SAMBATIME
+    pace_margin: float = 1.0  # added to the board's own number (its clock counts whole seconds)
+    workers: int = 8  # polls running at once
+    per_host: int = 4  # of which at most this many on one board host
 
 
 @dataclass(frozen=True)

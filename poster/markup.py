@@ -124,6 +124,11 @@ def _fits(lines: Sequence[str], limits: PostLimits) -> bool:
     return total <= limits.chars and all(stored_length(line) <= limits.columns for line in lines)
 
 
+def fits_post(text: str, limits: PostLimits) -> bool:
+    """Whether a post body stays within the board's limits as it stands."""
+    return _fits(text.split("\n"), limits)
+
+
 def _wrap(line: str, columns: int) -> list[str]:
     pieces, current = [], ""
     for char in line:

@@ -7,7 +7,8 @@ was lost or said nothing clear — is not simply sent again: the thread is read 
 the bot's with that text appeared after the recorded number, the row is marked sent instead; it is
 judged lost only after LANDING_TIME (or the rest a failing board was given), and only then sent
 again. While a row is `sending`, nothing else goes. Rows go out in order; the first one that cannot
-go (samba, 連投, a closed thread) holds the ones after it.
+go (the board's pace, 連投, a closed thread) holds the ones after it, and where the board paces the
+bot, the rows that waited go out together as one post when it can hold them (a batch).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from poster.markup import PostLimits, render_posts
+from poster.markup import PostLimits, fits_post, render_posts
+from poster.pacing import Pacer
 from poster.writer import BoardWriter, WriteOutcome
 from scraper.post import decode_line
 from scraper.refs import ThreadRef
@@ -41,81 +43,134 @@ def comparable(text: str) -> str:
 
 @dataclass(frozen=True)
 class SendResult:
-    sent: int = 0
+    sent: int = 0  # posts that landed (a post may carry several rows)
     closed: str | None = None  # the board said the thread is closed (stopped, full, moved, gone)
     waiting: str | None = None  # why the next row is held back
+    wake_at: datetime | None = None  # when the held row may go: the bot polls again then
 
 
 class OutboxSender:
+    """Sends a thread's rows in order, at the board host's pace, exactly once."""
+
     def __init__(
         self,
         store: Store,
         writer: BoardWriter,
         clock: Callable[[], datetime],
         is_own: Callable[[PostRecord], bool],
+        pacer: Pacer | None = None,
     ) -> None:
         self.store = store
         self.writer = writer
         self.clock = clock
         self.is_own = is_own
+        self.pacer = pacer or Pacer()
+        self._alone: set[str] = set()  # rows a board refused as part of a longer post
 
     def reconcile(self, thread_id: str) -> None:
         """Settle rows left `sending`: found in the thread → sent; not found once their time to land
         is over → pending again (sent at once); not found before that → looked for again next read."""
+        posts: dict[str, list[OutboxRecord]] = {}
         for row in self.store.outbox(thread_id, ["sending"]):
-            landed = self._find_landed(thread_id, row)
+            posts.setdefault(row.batch or row.id, []).append(row)
+        for first, *rest in posts.values():
+            ids = [first.id, *(row.id for row in rest)]
+            landed = self._find_landed(thread_id, first.sent_body or first.body, first.after_number)
             if landed is not None:
                 with self.store.transaction():
                     self.store.mark_own(thread_id, landed.number)
-                self.store.mark_sent(row.id, self.clock(), landed.number)
-                log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, row.id, landed.number)
-            elif row.not_before and datetime.fromisoformat(row.not_before) > self.clock():
+                self.store.mark_sent(ids, self.clock(), landed.number)
+                log.info("%s: outbox %s had landed as >>%d; not sent again", thread_id, ids, landed.number)
+            elif first.not_before and datetime.fromisoformat(first.not_before) > self.clock():
                 log.debug(  # every poll until then; the warning was given when the answer was lost
                     "%s: outbox %s not in the thread yet; looking again until %s",
                     thread_id,
-                    row.id,
-                    row.not_before,
+                    first.id,
+                    first.not_before,
                 )
             else:
-                self.store.mark_unsent(row.id, "not found in the thread after an unconfirmed send")
-                log.warning("%s: outbox %s did not land; it will be sent again", thread_id, row.id)
+                self.store.mark_unsent(ids, "not found in the thread after an unconfirmed send")
+                log.warning("%s: outbox %s did not land; it will be sent again", thread_id, ids)
 
-    def _find_landed(self, thread_id: str, row: OutboxRecord) -> PostRecord | None:
-        wanted = comparable(row.body)
-        for post in self.store.posts_after(thread_id, row.after_number):
+    def _find_landed(self, thread_id: str, text: str, after_number: int) -> PostRecord | None:
+        wanted = comparable(text)
+        for post in self.store.posts_after(thread_id, after_number):
             if self.is_own(post) and comparable(post.body) == wanted:
                 return post
         return None
 
     def send(
-        self, ref: ThreadRef, thread_id: str, last_number: int, others_after: Callable[[int], bool]
+        self,
+        ref: ThreadRef,
+        thread_id: str,
+        last_number: int,
+        others_after: Callable[[int], bool],
+        limits: PostLimits | None = None,
     ) -> SendResult:
-        """Send what is due, in order. `others_after(n)` says whether someone else wrote after post n."""
+        """Send what is due, in order. `others_after(n)` says whether someone else wrote after post n.
+        Under a board's pace, rows that waited go together as one post where `limits` allow."""
         if self.store.outbox(thread_id, ["sending"]):
             return SendResult(waiting="an unconfirmed post must be looked for in the thread first")
         sent = 0
-        for row in self.store.outbox(thread_id, ["pending"]):
-            now = self.clock()
-            if row.not_before and datetime.fromisoformat(row.not_before) > now:
-                return SendResult(sent, waiting=f"the board asked to wait until {row.not_before}")
+        rows = self.store.outbox(thread_id, ["pending"])
+        index = 0
+        while index < len(rows):
+            row, now = rows[index], self.clock()
+            if not _due(row, now):
+                until = datetime.fromisoformat(row.not_before or "")
+                return SendResult(
+                    sent, waiting=f"the board asked to wait until {row.not_before}", wake_at=until
+                )
             if row.wait_after and not others_after(row.wait_after):
                 return SendResult(sent, waiting="連続投稿: waiting for someone else to write")
-            self.store.mark_sending(row.id, last_number, settle_after=now + LANDING_TIME)
-            outcome = self.writer.reply(ref, row.body)
-            result = self._settle(row, outcome, last_number)
+            slot = self.pacer.claim(ref.origin, now)
+            if slot is not None:
+                return SendResult(
+                    sent, waiting=f"the board's pace: next post at {slot:%H:%M:%S}", wake_at=slot
+                )
+            post = self._one_post(rows[index:], ref, limits, now)
+            body = "\n\n".join(part.body for part in post)
+            ids = [part.id for part in post]
+            self.store.mark_sending(ids, last_number, settle_after=now + LANDING_TIME, body=body)
+            outcome = self.writer.reply(ref, body)
+            result = self._settle(ref, post, outcome, last_number)
             if result is not None:
-                return SendResult(sent, closed=result.closed, waiting=result.waiting)
+                return SendResult(sent, closed=result.closed, waiting=result.waiting, wake_at=result.wake_at)
             sent += outcome.posted
+            index += len(post)
         return SendResult(sent)
 
-    def _settle(self, row: OutboxRecord, outcome: WriteOutcome, last_number: int) -> SendResult | None:
-        """Record an outcome; a SendResult means: stop sending for now."""
+    def _one_post(
+        self, rows: list[OutboxRecord], ref: ThreadRef, limits: PostLimits | None, now: datetime
+    ) -> list[OutboxRecord]:
+        """The first row, with the due rows after it that fit one post with it — only where the board
+        paces the bot: there each post costs a wait, and what waited together goes together."""
+        post = rows[:1]
+        if limits is None or self.pacer.wait(ref.origin) <= 0 or rows[0].id in self._alone:
+            return post
+        for row in rows[1:]:
+            if not _due(row, now) or row.wait_after or row.id in self._alone:
+                break
+            if not fits_post("\n\n".join([*(part.body for part in post), row.body]), limits):
+                break
+            post.append(row)
+        return post
+
+    def _settle(
+        self, ref: ThreadRef, post: list[OutboxRecord], outcome: WriteOutcome, last_number: int
+    ) -> SendResult | None:
+        """Record an outcome for the rows of one post; a SendResult means: stop sending for now."""
         now = self.clock()
+        row, ids = post[0], [part.id for part in post]
         if outcome.kind == "posted":
-            self.store.mark_sent(row.id, now)
+            self.store.mark_sent(ids, now)
             return None
-        log.warning("%s: outbox %s: %s (%s)", row.thread_id, row.id, outcome.kind, outcome.message)
+        log.warning("%s: outbox %s: %s (%s)", row.thread_id, ids, outcome.kind, outcome.message)
         if outcome.kind == "rejected":
+            if len(post) > 1:  # the board may refuse the whole and take each part: send them singly
+                self._alone.update(ids)
+                self.store.mark_unsent(ids, outcome.message)
+                return SendResult(waiting=f"refused as one post: {outcome.message}", wake_at=now)
             self.store.drop(row.id, outcome.message)
             return None
         if outcome.kind == "uncertain":
@@ -123,20 +178,26 @@ class OutboxSender:
             rest = LANDING_TIME.total_seconds()
             if outcome.retry_after:
                 rest = max(rest, min(outcome.retry_after * 2**row.attempts, MAX_REST.total_seconds()))
-            self.store.mark_unconfirmed(row.id, outcome.message, not_before=now + timedelta(seconds=rest))
-            return SendResult(waiting=f"unconfirmed: {outcome.message}")
+            self.store.mark_unconfirmed(ids, outcome.message, not_before=now + timedelta(seconds=rest))
+            return SendResult(waiting=f"unconfirmed: {outcome.message}", wake_at=now + LANDING_TIME)
         if outcome.kind == "retry":
             rest = outcome.retry_after or 60
             if outcome.backoff:  # the board's trouble has no stated end: longer and longer rests
                 rest = min(rest * 2**row.attempts, MAX_REST.total_seconds())
-            wait = timedelta(seconds=rest)
-            self.store.mark_unsent(row.id, outcome.message, not_before=now + wait)
-            return SendResult(waiting=outcome.message)
+            until = now + timedelta(seconds=rest)
+            if outcome.paced:
+                until = self.pacer.refused(ref.origin, rest, outcome.message, now)
+            self.store.mark_unsent(ids, outcome.message, not_before=until)
+            return SendResult(waiting=outcome.message, wake_at=until)
         if outcome.kind == "wait_for_others":
-            self.store.mark_unsent(row.id, outcome.message, wait_after=last_number)
+            self.store.mark_unsent(ids, outcome.message, wait_after=last_number)
             return SendResult(waiting=outcome.message)
-        self.store.mark_unsent(row.id, outcome.message)
+        self.store.mark_unsent(ids, outcome.message)
         return SendResult(closed=outcome.message)
+
+
+def _due(row: OutboxRecord, now: datetime) -> bool:
+    return not row.not_before or datetime.fromisoformat(row.not_before) <= now
 
 
 def outbox_rows(

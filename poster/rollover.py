@@ -1,5 +1,7 @@
-"""Moving a game to the next part of its thread: opening it (with a doubling wait after the board
-refuses), saying so in the old thread, and carrying the unsent answers over (pointing back with 前スレ).
+"""Moving a game to the next part of its thread: opening it (at the board's pace, with a doubling
+wait after the board refuses), saying so in the old thread, and carrying over the answers that have
+not begun there (pointing back at the old thread's posts by their full address). A report begun in
+the old thread ends there: the old thread drains until it owes nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from datetime import datetime, timedelta
 from engine.referee.ledger import Outgoing
 from engine.report import Report, line, report
 from poster import threads
-from poster.markup import PostLimits
+from poster.markup import PostLimits, fits_post
 from poster.outbox import OutboxSender, outbox_rows
 from poster.writer import BoardWriter, board_reason
 from scraper.refs import ThreadRef
@@ -19,6 +21,7 @@ from store.db import Store
 
 log = logging.getLogger("threadgm")
 
+BOARD_DEFAULTS = PostLimits()  # ex0ch's, where the board said nothing
 RETRY = timedelta(minutes=10)
 RETRY_MAX = timedelta(hours=2)
 
@@ -43,12 +46,22 @@ class Rollover:
         return self.store.apply(outbox_rows([("post", {"outgoing": outgoing})], ref.id, PostLimits(), now))
 
     def open_next(
-        self, ref: ThreadRef, game_name: str, now: datetime, *, old_writable: bool, others_after: Callable
+        self,
+        ref: ThreadRef,
+        game_name: str,
+        now: datetime,
+        *,
+        old_writable: bool,
+        room: int = 0,
+        limits: PostLimits = BOARD_DEFAULTS,
     ) -> tuple[str, ThreadRef | None]:
         """Open the next part where the board allows and say so in the old one: what happened, and the
-        thread to move to (None: not opened this time)."""
+        thread to move to (None: not opened this time). `room`: posts the old thread still takes."""
         if self.retry is not None and now < self.retry[0]:
             return f"next thread: trying again at {self.retry[0]:%H:%M:%S}", None
+        slot = self.sender.pacer.claim(ref.origin, now)  # a new thread is a post to the board too
+        if slot is not None:
+            return f"next thread: the board's pace allows it at {slot:%H:%M:%S}", None
         outcome = self.writer.new_thread(
             ref,
             threads.next_title(self.title or self._title(ref)),
@@ -70,26 +83,72 @@ class Rollover:
             return f"next thread not opened: {outcome.message}", None
         self.retry = None
         target = ref.with_key(outcome.key)
+        keep: list[str] = []
         if old_writable:
-            self.post(
-                ref,
-                report(line(threads.moved_notice(target.read_url))),
-                f"{self.game_id}/{ref.key}/next",
-                now,
-            )
-            self.sender.send(ref, ref.id, self.store.thread(ref.id).last_number, others_after)
-        self.move(ref, target, "次スレ", now)
+            # A report begun in the old thread ends there, then the link; what has not begun goes
+            # whole to the new thread. Where even that would not fit, everything goes.
+            keep = self._begun(ref.id)
+            if len(keep) + 1 > room:
+                keep = []
+            base = f"{self.game_id}/{ref.key}/next"
+            self.post(ref, report(line(threads.moved_notice(target.read_url))), base, now)
+            keep.append(f"{base}/0")
+        self.move(ref, target, "次スレ", now, keep=keep, limits=limits)
         return f"moved to {target.read_url}", target
+
+    def _begun(self, thread_id: str) -> list[str]:
+        """The unsent rows of reports whose first part has already been posted in the thread."""
+        started = {row.id.rsplit("/", 1)[0] for row in self.store.outbox(thread_id, ["sent"])}
+        return [
+            row.id
+            for row in self.store.outbox(thread_id, ["pending", "sending"])
+            if row.id.rsplit("/", 1)[0] in started
+        ]
 
     def _title(self, ref: ThreadRef) -> str:
         first = self.store.post(ref.id, 1)
         return first.title if first and first.title else self.game_id
 
-    def move(self, old: ThreadRef, target: ThreadRef, why: str, now: datetime) -> None:
-        """The game plays in `target` from now on; what was not sent goes there, marked 前スレ."""
+    def move(
+        self,
+        old: ThreadRef,
+        target: ThreadRef,
+        why: str,
+        now: datetime,
+        *,
+        keep: list[str] | None = None,
+        keep_all: bool = False,
+        limits: PostLimits = BOARD_DEFAULTS,
+    ) -> None:
+        """The game plays in `target` from now on. The rows in `keep` (all, with `keep_all`) are
+        still sent in the old thread, which drains until it owes nothing; the rest go to `target`,
+        pointing back at the old thread's posts by their full address."""
         self.store.ensure_thread(target.id, target.read_url, str(target.dialect), self.game_id)
+        owed = {row.id for row in self.store.outbox(old.id, ["pending", "sending"])}
+        kept = owed if keep_all else owed & set(keep or ())
         with self.store.transaction():
-            self.store.set_thread_status(old.id, "moved", f"{why}: {target.read_url}")
-            self.store.retarget_outbox(old.id, target.id, prefix="前スレ")
+            self.store.set_thread_status(old.id, "draining" if kept else "moved", f"{why}: {target.read_url}")
+            self.store.retarget_outbox(old.id, target.id, self._pointing_back(old, limits), keep=sorted(kept))
             self.store.log(self.game_id, "next", {"from": old.id, "to": target.id}, now, thread_id=old.id)
         log.info("%s: now playing in %s", self.game_id, target.read_url)
+
+    def carry_over(self, old: ThreadRef, target: ThreadRef, now: datetime, limits: PostLimits) -> int:
+        """What an old thread owes but can no longer take (it filled or closed) goes to `target`."""
+        with self.store.transaction():
+            moved = self.store.retarget_outbox(old.id, target.id, self._pointing_back(old, limits))
+        if moved:
+            log.warning(
+                "%s: %d answer(s) the old thread could not take go to %s",
+                self.game_id,
+                moved,
+                target.read_url,
+            )
+        return moved
+
+    @staticmethod
+    def _pointing_back(old: ThreadRef, limits: PostLimits) -> Callable[[str], str]:
+        def rewrite(body: str) -> str:
+            full = threads.point_back(body, old.read_url)
+            return full if fits_post(full, limits) else threads.point_back(body, old.read_url, short=True)
+
+        return rewrite

@@ -1,4 +1,5 @@
-"""Opening the next part of a thread: its title and what its first post says."""
+"""Opening the next part of a thread: its title, what its first post says, and how an answer moved
+there points back at the post it answers."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ _PART = regex.compile(
     rf"(?:(?:[Pp][Aa][Rr][Tt]|Ｐ[ａＡ][ｒＲ][ｔＴ]|その|其の|パート)\s*{_DIGITS}|{_DIGITS}(?:スレ目|本目))"
 )
 _FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+_LEADING_ANCHORS = regex.compile(r"^>>\d+(?:-\d+)?(?:\s*>>\d+(?:-\d+)?)*")
+_ANCHOR = regex.compile(r">>(\d+(?:-\d+)?)")
 
 
 def next_title(title: str) -> str:
@@ -39,3 +42,16 @@ def open_failed_notice(reason: str) -> str:
         f"次スレを立てられませんでした（{reason}）。しばらくして立て直します。"
         "GMさんが立てた場合は、このスレに「次スレ URL」と書き込んでください"
     )
+
+
+def point_back(body: str, old_read_url: str, *, short: bool = False) -> str:
+    """An answer moved to the next part: the anchors opening its lines name the old thread's posts
+    by their full address (`>>17` in the new thread would be post 17 of the new one). `short`: where
+    the addresses would not fit the post, the posts are named in words instead (`前スレ17番`)."""
+
+    def anchors(match: regex.Match) -> str:
+        if short:
+            return "前スレ" + "・".join(f"{number}番" for number in _ANCHOR.findall(match[0]))
+        return "前スレ " + _ANCHOR.sub(lambda anchor: old_read_url + anchor[1], match[0])
+
+    return "\n".join(_LEADING_ANCHORS.sub(anchors, line) for line in body.split("\n"))

@@ -49,6 +49,7 @@ class WriteOutcome:
     retry_after: float | None = None
     key: str | None = None  # a new thread's key, when the answer names it
     backoff: bool = False  # retry: rest `retry_after` doubled for each attempt already made
+    paced: bool = False  # retry: the board refused for the pace of the bot's posts (samba, あと N 秒)
 
     @property
     def posted(self) -> bool:
@@ -149,7 +150,7 @@ def classify(page: str) -> WriteOutcome:
     message = _error_text(page)
     if seconds := _SECONDS.search(message):
         wait = int(next(group for group in seconds.groups() if group))
-        return WriteOutcome("retry", message, retry_after=wait + 1)
+        return WriteOutcome("retry", message, retry_after=wait + 1, paced=seconds[2] is None)
     if "連続投稿" in message:
         return WriteOutcome("wait_for_others", message)
     if "二重かきこ" in message or "多重書き込み" in message:

@@ -73,9 +73,14 @@ class FetchResult:
         return [post for post in self.posts if post.number > self.since]
 
 
-def make_session(user_agent: str = USER_AGENT) -> requests.Session:
+def make_session(user_agent: str = USER_AGENT, pool: int = 10) -> requests.Session:
+    """One session for every thread of a process: its connections are kept alive and reused, up to
+    `pool` per host (as many as polls may run at once, so none is thrown away)."""
     session = requests.Session()
     session.headers["User-Agent"] = user_agent
+    adapter = requests.adapters.HTTPAdapter(pool_connections=pool, pool_maxsize=pool)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
     return session
 
 

@@ -1,8 +1,8 @@
 """A board's limits as a client needs them: SETTING.TXT (2ch) or setting.cgi (したらば).
 
-Read once per thread: the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000) and the post
-size limits the bot must split its answers under. A board that hides its settings gets the common
-defaults (ex0ch's), never an error.
+Read once per thread: the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000), the post
+size limits the bot must split its answers under, and the samba seconds it must pace its posts by.
+A board that hides its settings gets the common defaults (ex0ch's), never an error.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ class BoardLimits:
     chars: int = 2048
     columns: int = 256
     noname: str = ""
+    samba: int | None = None  # BBS_SAMBATIME: seconds between one writer's posts (None: not published)
 
 
 def parse_settings(text: str) -> dict[str, str]:
@@ -46,6 +47,7 @@ def limits_from(values: dict[str, str]) -> BoardLimits:
         chars=number("BBS_MESSAGE_COUNT") or defaults.chars,
         columns=number("BBS_COLUMN_NUMBER") or defaults.columns,
         noname=values.get("BBS_NONAME_NAME", ""),
+        samba=int(values["BBS_SAMBATIME"]) if values.get("BBS_SAMBATIME", "").isdigit() else None,
     )
 
 

@@ -15,123 +15,36 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 
 from sqlite_utils import Database
 
+from store.outbox import OutboxTable
+from store.records import (
+    GameRecord,
+    LogRecord,
+    OrderRecord,
+    OutboxRecord,
+    PeriodRecord,
+    PostRecord,
+    ResolutionRecord,
+    ThreadRecord,
+)
 from store.schema import migrate
 
-
-@dataclass(frozen=True)
-class PostRecord:
-    thread_id: str
-    number: int
-    name: str = ""
-    trip: str | None = None
-    mail: str = ""
-    date: datetime | None = None
-    poster_id: str = ""
-    body: str = ""
-    raw: str = ""
-    title: str = ""
-    deleted: bool = False
-    system: bool = False
-    own: bool = False
-    handled: bool = False
-
-
-@dataclass(frozen=True)
-class ThreadRecord:
-    id: str
-    url: str
-    dialect: str
-    game_id: str
-    size: int
-    last_modified: str | None
-    last_number: int
-    status: str
-    status_note: str
-    res_max: int
-    checked_at: str | None
-    active_at: str | None
-
-
-@dataclass(frozen=True)
-class OutboxRecord:
-    id: str
-    thread_id: str
-    seq: int
-    kind: str
-    body: str
-    state: str
-    attempts: int
-    not_before: str | None
-    wait_after: int
-    after_number: int
-    sent_number: int | None
-    last_error: str | None
-    created_at: str
-    sent_at: str | None
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: str
-    ruleset: str
-    secret: bytes
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class OrderRecord:
-    game_id: str
-    thread_id: str
-    post: int
-    line: int
-    author: str
-    player: str
-    period: int
-    text: str
-    canonical: str
-    order_key: str
-    status: str
-    reason: str = ""
-    written_at: str | None = None
-    receipt: str | None = None
-
-
-@dataclass(frozen=True)
-class ResolutionRecord:
-    game_id: str
-    period: int
-    state: str
-    outbox_id: str
-    resolved_at: str
-    orders: int
-
-
-@dataclass(frozen=True)
-class LogRecord:
-    id: int
-    game_id: str
-    kind: str
-    args: str
-    period: int | None
-    post: int | None
-    thread_id: str | None
-    author: str | None
-    at: str
-
-
-@dataclass(frozen=True)
-class PeriodRecord:
-    game_id: str
-    period: str
-    commitment: str
-    committed_in: str | None
-    revealed_in: str | None
+__all__ = [
+    "GameRecord",
+    "LogRecord",
+    "OrderRecord",
+    "OutboxRecord",
+    "PeriodRecord",
+    "PostRecord",
+    "ResolutionRecord",
+    "Store",
+    "ThreadRecord",
+]
 
 
 def _record(cls: type, row: dict) -> object:
@@ -152,7 +65,7 @@ def _owner_only(path: str) -> None:
             os.chmod(name, OWNER_ONLY)
 
 
-class Store:
+class Store(OutboxTable):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:":
@@ -292,113 +205,6 @@ class Store:
 
     def mark_own(self, thread_id: str, number: int) -> None:
         self.db["posts"].update((thread_id, number), {"own": 1, "handled": 1})
-
-    # -- outbox ----------------------------------------------------------------------------------
-
-    def queue(self, outbox_id: str, thread_id: str, kind: str, body: str, now: datetime) -> bool:
-        """Add a post to send, once: the same id queued again is ignored. Returns whether it was new."""
-        table = self.db["outbox"]
-        if list(table.rows_where("id = ?", [outbox_id])):
-            return False
-        seq = self.db.execute(
-            "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [thread_id]
-        ).fetchone()[0]
-        table.insert(
-            {
-                "id": outbox_id,
-                "thread_id": thread_id,
-                "seq": seq,
-                "kind": kind,
-                "body": body,
-                "created_at": now.isoformat(),
-            }
-        )
-        return True
-
-    def outbox(self, thread_id: str, states: Iterable[str] = ("pending", "sending")) -> list[OutboxRecord]:
-        wanted = list(states)
-        with self._lock:
-            marks = ", ".join("?" for _ in wanted)
-            rows = self.db["outbox"].rows_where(
-                f"thread_id = ? and state in ({marks})", [thread_id, *wanted], order_by="seq"
-            )
-            return [_record(OutboxRecord, row) for row in rows]  # type: ignore[misc]
-
-    def outbox_item(self, outbox_id: str) -> OutboxRecord:
-        with self._lock:
-            return _record(OutboxRecord, self.db["outbox"].get(outbox_id))  # type: ignore[return-value]
-
-    def mark_sending(
-        self, outbox_id: str, after_number: int, *, settle_after: datetime | None = None
-    ) -> None:
-        """Committed before the request leaves: after a crash, a `sending` row means "look first".
-        `settle_after`: not to be judged lost before then (a slow board may still be writing it)."""
-        with self.transaction():
-            item = self.db["outbox"].get(outbox_id)
-            after = item["after_number"] if item["state"] == "sending" else after_number
-            self.db["outbox"].update(
-                outbox_id,
-                {
-                    "state": "sending",
-                    "attempts": item["attempts"] + 1,
-                    "after_number": after,
-                    "not_before": settle_after.isoformat() if settle_after else None,
-                },
-            )
-
-    def mark_sent(self, outbox_id: str, now: datetime, number: int | None = None) -> None:
-        with self.transaction():
-            self.db["outbox"].update(
-                outbox_id,
-                {"state": "sent", "sent_at": now.isoformat(), "sent_number": number, "last_error": None},
-            )
-
-    def mark_unconfirmed(self, outbox_id: str, error: str, *, not_before: datetime | None = None) -> None:
-        """Sent, but the board's answer did not say whether it was written: stays `sending` until the
-        thread is read, and is not judged lost (nor sent again) before `not_before`."""
-        with self.transaction():
-            self.db["outbox"].update(
-                outbox_id,
-                {"last_error": error, "not_before": not_before.isoformat() if not_before else None},
-            )
-
-    def mark_unsent(
-        self, outbox_id: str, error: str, *, not_before: datetime | None = None, wait_after: int = 0
-    ) -> None:
-        """The board refused or could not be reached: back to pending, with when to try again."""
-        with self.transaction():
-            self.db["outbox"].update(
-                outbox_id,
-                {
-                    "state": "pending",
-                    "last_error": error,
-                    "not_before": not_before.isoformat() if not_before else None,
-                    "wait_after": wait_after,
-                },
-            )
-
-    def retarget_outbox(self, old_thread: str, new_thread: str, prefix: str) -> int:
-        """Move what was not sent to a thread's successor (inside the caller's transaction); anchors
-        at the start of a line then point at the old thread (`前スレ>>12`). Returns how many moved."""
-        moved = 0
-        for row in self.db["outbox"].rows_where(
-            "thread_id = ? and state = 'pending'", [old_thread], order_by="seq"
-        ):
-            body = "\n".join(
-                prefix + text if text.startswith(">>") else text for text in row["body"].split("\n")
-            )
-            seq = self.db.execute(
-                "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [new_thread]
-            ).fetchone()[0]
-            self.db["outbox"].update(
-                row["id"], {"thread_id": new_thread, "body": body, "seq": seq, "wait_after": 0}
-            )
-            moved += 1
-        return moved
-
-    def drop(self, outbox_id: str, error: str) -> None:
-        with self.transaction():
-            self.db["outbox"].update(outbox_id, {"state": "dropped", "last_error": error})
 
     # -- games and periods -----------------------------------------------------------------------
 

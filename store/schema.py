@@ -143,7 +143,13 @@ def _periods(db: Database) -> None:
     db["games"].add_column("started_at", str)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_initial, _periods]
+def _batches(db: Database) -> None:
+    """Answers that waited for the board's pace go out together: the rows of one post."""
+    db["outbox"].add_column("batch", str)  # the first row's id, on every row of a post of several
+    db["outbox"].add_column("sent_body", str)  # that post's text
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_initial, _periods, _batches]
 
 
 def migrate(db: Database) -> int:

@@ -5,6 +5,7 @@ games that play themselves play to their end from those files, and `threadgm ver
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_a_game_from_the_written_files_plays_to_its_end_and_verifies(
 ) -> None:
     from datetime import datetime, timedelta
 
-    from scheduler import JST
+    from engine.keys import JST
 
     server, tmp_path = served
     monkeypatch.chdir(tmp_path)
@@ -99,3 +100,5 @@ def test_a_game_from_the_written_files_plays_to_its_end_and_verifies(
     checked = CliRunner().invoke(main, ["verify", str(dat), "--config", "mine/threadgm.toml"])
     assert checked.exit_code == 0, checked.output
     assert "結果: すべて一致しました" in checked.output and "公開された鍵" in checked.output
+    recomputed = re.search(r"ピリオド (\d+) 件の結果を再計算: 一致 (\d+) 件", checked.output)
+    assert recomputed and recomputed[1] == recomputed[2] and int(recomputed[1]) > 1, checked.output

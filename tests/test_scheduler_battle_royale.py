@@ -24,9 +24,10 @@ from board.admin import ADMIN_CLIENT
 from board.posting import PostingService, WriteForm, Written
 from board.server import make_app
 from board.storage import BoardStore
+from engine.keys import JST
 from engine.rng import SeededDice
 from engine.rules.battle_royale.ruleset import NEXT_TEMPLATE
-from scheduler import JST, BotConfig, GameConfig, ThreadBot, main
+from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard

@@ -14,7 +14,8 @@ from werkzeug.wrappers import Response
 import poster.writer
 import scraper.fetch
 from board.admin import delete_post
-from scheduler import JST, BotConfig, GameConfig, ThreadBot
+from engine.keys import JST
+from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard, check_dice_line
@@ -209,7 +210,9 @@ def test_a_full_thread_rolls_over_and_the_answer_follows(board, tmp_path, caplog
     assert bot.store.thread(old.id).status == "moved"
     new_dat = (board.data / "test" / "dat" / f"{bot.ref.key}.dat").read_bytes().decode("cp932")
     assert new_dat.splitlines()[0].endswith("<>ダイススレ Part2") and f"前スレ: {old.read_url}" in new_dat
-    assert f"前スレ&gt;&gt;{number}<br>dice1d6=" in new_dat  # the answer points back at the old thread
+    # The answer points back at the old thread's post by its address: `>>3` here would be post 3 of
+    # the new thread, which real read.cgi links to.
+    assert f"前スレ {old.read_url}{number}<br>dice1d6=" in new_dat
     assert answers(board, number) == 0  # nothing more in the full thread
 
 

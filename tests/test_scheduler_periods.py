@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scheduler import JST, BotConfig, GameConfig, ThreadBot
+from engine.keys import JST
+from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard

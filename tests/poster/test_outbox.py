@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from poster.outbox import LANDING_TIME, MAX_REST, OutboxSender
+from poster.pacing import Pacer
 from poster.writer import WriteOutcome
 from scraper.refs import ThreadRef
 from store.db import Store
@@ -35,8 +36,9 @@ def store(tmp_path: Path):
     opened.close()
 
 
-def sender(store: Store, writer: Writer, clock: list[datetime]) -> OutboxSender:
-    return OutboxSender(store, writer, lambda: clock[0], lambda post: False)
+def sender(store: Store, writer: Writer, clock: list[datetime], pace: float = 0) -> OutboxSender:
+    # A board without samba unless a test asks for one: the resend decisions are these tests' subject.
+    return OutboxSender(store, writer, lambda: clock[0], lambda post: False, Pacer(pace))
 
 
 def test_a_board_in_trouble_gets_longer_rests_and_nothing_is_sent_unread(store: Store) -> None:

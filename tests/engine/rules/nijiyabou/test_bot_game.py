@@ -13,10 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
+from engine.keys import JST
 from engine.rules import REGISTRY
 from engine.verify import ThreadPost, verify_thread
 from poster.markup import render_body
-from scheduler import JST, BotConfig, GameConfig, ThreadBot, main
+from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard

@@ -1,0 +1,115 @@
+"""The bot process: every configured game on one poll loop, with APScheduler as the game clocks.
+
+The loop polls each thread at its interval (fast while people write, slow when quiet) and sooner
+when a held post may go. APScheduler keeps each clocked game's next deadline or reminder and wakes
+its poll at that moment, so a period boundary never waits for the next interval.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from bot.loop import PollLoop
+from bot.thread_bot import ThreadBot
+from engine.config import BotConfig, GameConfig
+from engine.keys import JST
+from poster.pacing import Pacer
+from scraper.fetch import USER_AGENT, make_session
+from scraper.refs import ThreadRef
+from store.db import Store
+
+log = logging.getLogger("threadgm")
+
+
+class Runner:
+    """All games of a configuration, until `stop()` (or SIGINT/SIGTERM with `run_until_signalled`)."""
+
+    def __init__(
+        self, bot: BotConfig, games: list[GameConfig], clock: Callable[[], datetime] | None = None
+    ) -> None:
+        bot.database.parent.mkdir(parents=True, exist_ok=True)
+        self.store = Store(bot.database)
+        self.session = make_session(bot.user_agent or USER_AGENT, pool=bot.workers)
+        self.pacer = Pacer(bot.pace_seconds, bot.pace_margin)
+        for thread_id, sent_at in self.store.last_sent():  # a restart waits out the board's pace too
+            self.pacer.remember(ThreadRef.from_url(thread_id).origin, datetime.fromisoformat(sent_at))
+        self.clock = clock or (lambda: datetime.now(JST))
+        self.bots = [ThreadBot(game, bot, self.store, self.session, self.clock, self.pacer) for game in games]
+        self.loop = PollLoop(bot.workers, bot.per_host)
+        self.scheduler = BackgroundScheduler(timezone=JST)
+        self._clock_jobs: dict[str, datetime | None] = {}
+        self.stopping = threading.Event()
+
+    def _poll(self, thread_bot: ThreadBot) -> Callable[[float], float]:
+        def poll(due: float) -> float:
+            try:
+                result = thread_bot.tick()
+            except Exception:  # a bug must not stop the other games or the next poll
+                log.exception("%s: the poll failed", thread_bot.game.id)
+                return time.monotonic() + thread_bot.game.poll_seconds
+            if result.new_posts or result.sent or result.queued:
+                log.info(
+                    "%s: read %s, %d new post(s), %d queued, %d sent %s",
+                    thread_bot.game.id,
+                    result.read,
+                    result.new_posts,
+                    result.queued,
+                    result.sent,
+                    result.note,
+                )
+            self._set_clock(thread_bot)
+            now = thread_bot.clock()
+            following = due + thread_bot.interval(now)
+            if result.wake_at is not None:
+                following = min(following, time.monotonic() + max((result.wake_at - now).total_seconds(), 0))
+            return max(following, time.monotonic())
+
+        return poll
+
+    def _set_clock(self, thread_bot: ThreadBot) -> None:
+        """The game's next deadline or reminder as an APScheduler job that wakes its poll."""
+        key = thread_bot.game.id
+        event = thread_bot.next_event()
+        if self._clock_jobs.get(key) == event:
+            return
+        self._clock_jobs[key] = event
+        job_id = f"{key}/clock"
+        if event is None:
+            if self.scheduler.get_job(job_id):
+                self.scheduler.remove_job(job_id)
+            return
+        self.scheduler.add_job(
+            self.loop.wake,
+            "date",
+            args=[key],
+            run_date=event,
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,  # a boundary passed while the process slept still counts
+        )
+
+    def start(self) -> None:
+        self.scheduler.start()
+        for thread_bot in self.bots:
+            self.loop.add(thread_bot.game.id, thread_bot.ref.origin, self._poll(thread_bot))
+        self.loop.start()
+
+    def run_until_signalled(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: self.stopping.set())
+        self.start()
+        self.stopping.wait()
+        self.stop()
+
+    def stop(self) -> None:
+        log.info("stopping: waiting for the running polls to finish")
+        self.loop.stop()
+        self.scheduler.shutdown(wait=True)
+        self.store.close()

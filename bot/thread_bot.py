@@ -1,0 +1,367 @@
+"""One game on its thread: read what is new, let the referee decide, store the decisions in one
+transaction, send what is owed at the board's pace, and move to the next thread when this one fills.
+
+An idle poll is one HTTP request and one indexed read: the fetch state is kept in memory and written
+only when the thread changed, and the referee is asked only when posts came or the clock is due.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import requests
+
+from board.tripcode import name_and_trip
+from engine import referee
+from engine.cli import read_text
+from engine.config import BotConfig, GameConfig
+from engine.keys import JST, game_seed
+from engine.referee import GameSetup, PostView, ThreadView
+from engine.rules import REGISTRY
+from engine.schedule import parse_schedule
+from poster.markup import PostLimits
+from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
+from poster.pacing import Pacer
+from poster.rollover import Rollover
+from poster.writer import BoardWriter
+from scraper.fetch import FetchError, FetchResult, FetchState, fetch, first_post_identity
+from scraper.post import Post
+from scraper.refs import NotAThreadURL, ThreadRef
+from scraper.settings import BoardLimits, fetch_limits
+from scraper.subject import still_listed
+from store.db import PostRecord, Store
+
+log = logging.getLogger("threadgm")
+
+
+def thread_url_problem(url: str) -> str | None:
+    try:
+        ThreadRef.from_url(url)
+    except NotAThreadURL as error:
+        return str(error)
+    return None
+
+
+def _record(thread_id: str, p: Post) -> PostRecord:
+    return PostRecord(
+        thread_id, p.number, p.name, p.trip, p.mail, p.date, p.id, p.body, p.raw, p.title, p.deleted, p.system
+    )
+
+
+@dataclass
+class TickResult:
+    read: str = ""  # the fetch outcome
+    new_posts: int = 0  # posts of others that arrived
+    queued: int = 0
+    sent: int = 0
+    note: str = ""
+    wake_at: datetime | None = None  # something owed may go then: poll again no later
+
+
+class ThreadBot:
+    """One game on its thread (and, for a while after a rollover, the old thread it still owes)."""
+
+    def __init__(
+        self,
+        game: GameConfig,
+        bot: BotConfig,
+        store: Store,
+        session: requests.Session,
+        clock: Callable[[], datetime] = lambda: datetime.now(JST),
+        pacer: Pacer | None = None,
+    ) -> None:
+        self.game = game
+        self.store = store
+        self.session = session
+        self.clock = clock
+        configured = ThreadRef.from_url(game.thread)
+        store.ensure_thread(configured.id, game.thread, str(configured.dialect), game.id)
+        fixed = game_seed(game.seed) if game.seed is not None else None
+        record = store.game(game.id, game.rules, configured.id, clock(), secret=fixed)
+        threads_of_game = store.threads_of_game(game.id)
+        # After a rollover the game lives on in the newest thread it opened; an older one may still
+        # owe the rest of a report and the link.
+        self.ref = ThreadRef.from_url(threads_of_game[-1].url) if threads_of_game else configured
+        self.draining = [ThreadRef.from_url(t.url) for t in threads_of_game[:-1] if t.status == "draining"]
+        self.name, self.trip = name_and_trip(bot.name)
+        self.pacer = pacer or Pacer(bot.pace_seconds)
+        self.writer = BoardWriter(session, bot.name, bot.mail)
+        self.sender = OutboxSender(store, self.writer, clock, self.is_own, self.pacer)
+        self.rollover = Rollover(game.id, store, self.writer, self.sender, game.title)
+        self.limits: BoardLimits | None = None
+        self.last_poll: datetime | None = None
+        self._states: dict[str, FetchState] = {}  # what each thread's reads hold, kept in memory
+        self._active_at = store.thread(self.ref.id).active_at
+        self._ask_referee = True  # at start: the opening, and any post a crash left unanswered
+        self._next_event: datetime | None = None
+        ruleset = REGISTRY.get(game.rules)
+        self.setup = GameSetup(
+            game.id,
+            ruleset,
+            record.secret,
+            record.created_at,
+            scenario=ruleset.read_scenario(read_text(game.scenario)) if game.scenario else {},
+            schedule=parse_schedule(game.schedule) if not ruleset.immediate and game.schedule else None,
+            dice=game.dice,
+            gm_trips=game.gm_trips,
+            cancel_words=game.cancel_words,
+            ready_words=game.ready_words,
+            thread_url_problem=thread_url_problem,
+        )
+
+    @property
+    def thread_id(self) -> str:
+        return self.ref.id
+
+    @property
+    def thread(self) -> ThreadView:
+        return ThreadView(self.ref.id, self.ref.key, self.ref.read_url)
+
+    def is_own(self, post: PostRecord) -> bool:
+        """With a trip, the trip proves it; without one, the name and a body the bot queued."""
+        if self.trip:
+            return post.trip == self.trip
+        if post.name != self.name:
+            return False
+        body = comparable(post.body)
+        return any(
+            comparable(row.body) == body for row in self.store.outbox(self.thread_id, ["sending", "sent"])
+        )
+
+    def _others_after(self, number: int, thread_id: str | None = None) -> bool:
+        posts = self.store.posts_after(thread_id or self.thread_id, number)
+        return any(not post.own for post in posts)
+
+    def interval(self, now: datetime) -> float:
+        """Poll fast while people write, slowly once the thread has been quiet for a while."""
+        quiet = (
+            self._active_at is None
+            or (now - datetime.fromisoformat(self._active_at)).total_seconds() > self.game.idle_after
+        )
+        return self.game.idle_seconds if quiet else self.game.poll_seconds
+
+    def next_event(self) -> datetime | None:
+        """When the game's clock next needs the referee (a deadline, a reminder), as last computed."""
+        return self._next_event
+
+    # -- one poll ---------------------------------------------------------------------------------
+
+    def tick(self) -> TickResult:
+        now = self.clock()
+        self.last_poll = now
+        drained = [self._drain(old, now) for old in list(self.draining)]
+        tick = self._poll(now)
+        tick.wake_at = min((at for at in [tick.wake_at, *drained] if at is not None), default=None)
+        return tick
+
+    def _poll(self, now: datetime) -> TickResult:
+        thread = self.store.thread(self.thread_id)
+        if thread.status != "active":
+            return TickResult(note=f"thread is {thread.status}: {thread.status_note}")
+        limits = self._limits()
+        try:
+            result = self._read(self.ref)
+        except FetchError as error:
+            log.warning("%s: could not read the thread: %s (trying again next poll)", self.game.id, error)
+            return TickResult(read="error", note=str(error))
+        if result.outcome == "gone":
+            return self._gone(result.note)
+        fresh = self._store_read(self.ref, result, now)
+        owes = self.store.owes(self.thread_id)
+        # Whether an unconfirmed post landed can only be told from a whole read: a cut answer may
+        # end just before it. Sending waits too, so answers keep their order.
+        if result.complete and owes:
+            self.sender.reconcile(self.thread_id)
+        queued, follow = 0, None
+        due = self._next_event is not None and self._next_event <= now
+        if self._ask_referee or due or any(not post.handled for post in fresh):
+            queued, follow = self._referee(now)
+        last_number = result.state.last_number
+        sent = SendResult()
+        if not result.complete:
+            sent = SendResult(waiting="the read ended inside a post: sending after a whole read")
+        elif owes or queued:
+            sent = self.sender.send(
+                self.ref, self.thread_id, last_number, self._others_after, self._post_limits()
+            )
+        tick = TickResult(
+            result.outcome,
+            sum(not post.own for post in fresh),
+            queued,
+            sent.sent,
+            sent.waiting or "",
+            sent.wake_at,
+        )
+        if follow is not None:
+            self._move_to(ThreadRef.from_url(follow), "次スレ（GM）", now)
+        elif sent.closed or last_number >= limits.res_max or any(post.system for post in result.posts):
+            tick.note = self._thread_full(
+                sent.closed or f"the thread reached its limit of {limits.res_max} posts", now
+            )
+        elif self.game.rollover_at and self._room(last_number + sent.sent) <= self.game.rollover_at:
+            tick.note = self._roll_over(now, old_writable=True)
+        return tick
+
+    def _limits(self) -> BoardLimits:
+        if self.limits is None:
+            self.limits = fetch_limits(self.session, self.ref)
+            self.store.set_res_max(self.thread_id, self.limits.res_max)
+            self.pacer.announce(self.ref.origin, self.limits.samba)
+        return self.limits
+
+    def _post_limits(self) -> PostLimits:
+        limits = self.limits or BoardLimits()
+        return PostLimits(limits.lines, limits.chars, limits.columns)
+
+    def _room(self, last_number: int) -> int:
+        """Posts the thread still takes once what is owed there is sent (each row a post at most)."""
+        owed = len(self.store.outbox(self.thread_id, ["pending", "sending"]))
+        return self._limits().res_max - last_number - owed
+
+    def _read(self, ref: ThreadRef) -> FetchResult:
+        state = self._states.get(ref.id)
+        if state is None:
+            record = self.store.thread(ref.id)
+            first = self.store.post(ref.id, 1)  # a whole read must show it again: it is the thread
+            known = first_post_identity(first) if first and not first.deleted else None
+            state = FetchState(record.size, record.last_modified, record.last_number, first_post=known)
+            self._states[ref.id] = state
+        return fetch(self.session, ref, state, html=self.game.read == "html")
+
+    def _store_read(self, ref: ThreadRef, result: FetchResult, now: datetime) -> list[PostRecord]:
+        """What a read brought, stored when it changed anything (an idle 304 writes nothing)."""
+        if not result.posts and result.state == self._states[ref.id]:
+            return []
+        fresh = self.store.record_fetch(
+            ref.id,
+            size=result.state.size,
+            last_modified=result.state.last_modified,
+            last_number=result.state.last_number,
+            posts=[_record(ref.id, post) for post in result.posts],
+            now=now,
+            is_own=self.is_own,
+        )
+        self._states[ref.id] = result.state
+        if ref.id == self.thread_id and any(not post.own for post in fresh):
+            self._active_at = now.isoformat()
+        return fresh
+
+    def _gone(self, note: str) -> TickResult:
+        # One answer is not enough to give a game up: a proxy or a maintenance page can say 404 for a
+        # moment. The board's own thread list decides.
+        if still_listed(self.session, self.ref) is not False:
+            log.warning(
+                "%s: the board answered %s for the thread, but it may still be there (subject.txt lists "
+                "it or could not be read); trying again next poll",
+                self.game.id,
+                note,
+            )
+            return TickResult(read="error", note=note)
+        self.store.set_thread_status(self.thread_id, "gone", note)
+        log.error(
+            "%s: the thread is gone from the board (%s, and subject.txt no longer lists it); stopping "
+            "this game",
+            self.game.id,
+            note,
+        )
+        return TickResult(read="gone", note=note)
+
+    def _referee(self, now: datetime) -> tuple[int, str | None]:
+        """The referee's decisions for the posts not yet handled, stored in one transaction."""
+        posts = [
+            PostView(p.number, p.name, p.trip, p.date, p.body, p.poster_id)
+            for p in self.store.unhandled_posts(self.thread_id)
+        ]
+        decisions = referee.poll(self.setup, self.thread, self.store, posts, now)
+        queued = self.store.apply(self._rendered(decisions.changes, now))
+        self._ask_referee = False
+        if self.setup.clocked:
+            self._next_event = referee.next_event(self.setup, self.thread, self.store, now)
+        return queued, decisions.move_to
+
+    def _rendered(self, changes: list[tuple[str, dict]], now: datetime) -> list[tuple[str, dict]]:
+        return outbox_rows(changes, self.thread_id, self._post_limits(), now)
+
+    # -- threads ----------------------------------------------------------------------------------
+
+    def _thread_full(self, note: str, now: datetime) -> str:
+        self.store.set_thread_status(self.thread_id, "closed", note)
+        pending = len(self.store.outbox(self.thread_id, ["pending", "sending"]))
+        log.error("%s: the thread is closed (%s); %d answer(s) kept unsent", self.game.id, note, pending)
+        if self.game.rollover_at or not self.setup.ruleset.immediate:
+            return f"{note}; {self._roll_over(now, old_writable=False)}"
+        return note
+
+    def _roll_over(self, now: datetime, *, old_writable: bool) -> str:
+        what, target = self.rollover.open_next(
+            self.ref,
+            self.setup.ruleset.NAME,
+            now,
+            old_writable=old_writable,
+            room=self._room(self.store.thread(self.thread_id).last_number) if old_writable else 0,
+            limits=self._post_limits(),
+        )
+        if target is not None:
+            self._switch(target, now)
+        return what
+
+    def _move_to(self, target: ThreadRef, why: str, now: datetime) -> None:
+        self.rollover.move(self.ref, target, why, now, keep_all=True, limits=self._post_limits())
+        self._switch(target, now)
+
+    def _switch(self, target: ThreadRef, now: datetime) -> None:
+        old = self.ref
+        self.ref, self.limits, self._active_at = target, None, None
+        self._ask_referee = True
+        if self.store.thread(old.id).status == "draining":
+            self.draining.append(old)
+            self._drain(old, now)  # the link at once, where the board's pace allows
+
+    def _drain(self, old: ThreadRef, now: datetime) -> datetime | None:
+        """Send what an old thread still owes (the link, the rest of a report begun there); once it
+        owes nothing, the game has left it. Returns when to look again, if sooner than a poll."""
+        try:
+            result = self._read(old)
+        except FetchError as error:
+            log.warning("%s: could not read the old thread: %s (trying again next poll)", self.game.id, error)
+            return None
+        if result.outcome == "gone":
+            sent = SendResult(closed=result.note)
+        else:
+            self._store_read(old, result, now)
+            if not result.complete:
+                return None
+            self.sender.reconcile(old.id)
+            sent = self.sender.send(
+                old,
+                old.id,
+                result.state.last_number,
+                lambda number: self._others_after(number, old.id),
+                self._post_limits(),
+            )
+        if sent.closed:  # what the old thread can no longer take goes on in the new one
+            self.rollover.carry_over(old, self.ref, now, self._post_limits())
+        if sent.closed or not self.store.owes(old.id):
+            self.store.set_thread_status(old.id, "moved", sent.closed or f"次スレ: {self.ref.read_url}")
+            self.draining.remove(old)
+            self._states.pop(old.id, None)
+        return sent.wake_at
+
+    def refolded(self) -> dict[int, str]:
+        """Every period's state folded again from the log (the stored snapshots are a cache)."""
+        return referee.refold(
+            referee.Game(self.setup, self.thread, referee.Ledger(self.store, self.game.id), self.clock())
+        )
+
+    def queue_reveal(self, number: int) -> str:
+        """Queue the post that opens post `number`'s secret rolls; returns what was queued, or raises
+        ValueError with the reason (in Japanese) when there is nothing to reveal."""
+        now = self.clock()
+        game = referee.Game(self.setup, self.thread, referee.Ledger(self.store, self.game.id), now)
+        referee.reveal(game, number)
+        changes = self._rendered(game.book.changes, now)
+        self.store.apply(changes)
+        return "\n\n".join(arguments["body"] for _, arguments in changes)
