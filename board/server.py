@@ -14,7 +14,9 @@ from datetime import datetime
 from pathlib import Path
 
 from waitress import wasyncore
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
+from waitress.task import WSGITask
 
 from board.app import BoardApp
 from board.posting import PostingService
@@ -34,6 +36,40 @@ def make_app(
     return BoardApp(store, boards, posting)
 
 
+class _BodilessKeepAlive(WSGITask):
+    """waitress closes the connection after every 304 and 204: it keeps a connection open only for an
+    answer with a Content-Length, which a bodiless answer must not carry. Such an answer ends at its
+    headers, so the connection can serve the next request — a reader polling with If-Modified-Since
+    keeps one connection instead of opening one per poll (as Apache does)."""
+
+    _building = False
+
+    def build_response_header(self) -> bytes:
+        self._building = True
+        try:
+            return super().build_response_header()
+        finally:
+            self._building = False
+
+    def set_close_on_finish(self) -> None:
+        asked = self.request.headers.get("CONNECTION", "").lower() == "close"
+        if self._building and not self.has_body and self.version == "1.1" and not asked:
+            return
+        super().set_close_on_finish()
+
+
+class _Channel(HTTPChannel):
+    task_class = _BodilessKeepAlive
+
+
+def _create(app: Callable, host: str, port: int, trust_proxy: bool):
+    server = create_server(
+        app, host=host, port=port, threads=8, ident="threadgm-board", **_proxy_options(trust_proxy)
+    )
+    server.channel_class = _Channel
+    return server
+
+
 def _proxy_options(trust_proxy: bool) -> dict[str, object]:
     if not trust_proxy:
         return {}
@@ -51,9 +87,7 @@ class BoardServer:
         self, app: Callable, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: bool = False
     ) -> None:
         self.app = app
-        self._server = create_server(
-            app, host=host, port=port, threads=8, ident="threadgm-board", **_proxy_options(trust_proxy)
-        )
+        self._server = _create(app, host, port, trust_proxy)
         self._thread = threading.Thread(target=self._server.run, name="board-server", daemon=True)
 
     @property
@@ -102,6 +136,4 @@ class BoardServer:
 
 
 def serve(app: BoardApp, host: str, port: int, *, trust_proxy: bool = False) -> None:
-    create_server(
-        app, host=host, port=port, threads=8, ident="threadgm-board", **_proxy_options(trust_proxy)
-    ).run()
+    _create(app, host, port, trust_proxy).run()

@@ -124,3 +124,26 @@ def test_dot_dot_paths_never_reach_a_file(server: BoardServer, tmp_path: Path) -
         prepared = requests.Request("GET", f"{server.url}{path}").prepare()
         prepared.url = f"{server.url}{path}"  # keep the path exactly as written
         assert raw.send(prepared).status_code == 404, path
+
+
+def test_idle_polls_reuse_one_connection(tmp_path: Path) -> None:
+    # waitress closes after every bodiless answer unless told otherwise; a poller would then open a
+    # new TCP connection for each 304 (thousands in TIME_WAIT at scale).
+    app = make_app(tmp_path, ["test"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+    ports: list[str] = []
+
+    def recording(environ, start_response):
+        ports.append(environ["REMOTE_PORT"])  # the client's end: one port, one connection
+        return app(environ, start_response)
+
+    key = open_thread(tmp_path, "test", "差分取得", "一番")
+    age(tmp_path / "test" / "dat" / f"{key}.dat")
+    with BoardServer(recording) as server:
+        session = requests.Session()
+        url = f"{server.url}/test/dat/{key}.dat"
+        since = {**UA, "If-Modified-Since": session.get(url, headers=UA).headers["Last-Modified"]}
+        answers = [session.get(url, headers=since) for _ in range(5)]
+        assert [answer.status_code for answer in answers] == [304] * 5
+        assert len(set(ports)) == 1
+        closing = session.get(url, headers={**since, "Connection": "close"})
+    assert closing.status_code == 304 and closing.headers["Connection"] == "close"  # asked: still closes
