@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from engine import tools
-from engine.config import config_template
+from engine.config import ConfigError, GameConfig, config_template, load_config
 from engine.keys import JST
 from engine.post_dice import answer_post, roll_command
 from engine.report import Report
@@ -305,6 +305,27 @@ def _roll(render: Callable[[Report], str]) -> click.Command:
     return roll_dice_command
 
 
+def _configured_game(registry: Registry, config: Path, thread_key: str) -> GameConfig | None:
+    """The configuration's game in this thread (the only game, when none names the thread)."""
+    try:
+        _, games = load_config(config, registry, lambda url: None)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from error
+    named = [game for game in games if game.thread.rstrip("/").rsplit("/", 1)[-1] == thread_key]
+    return named[0] if named else games[0] if len(games) == 1 else None
+
+
+def _scenario(game: Ruleset | None, path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    if game is None:
+        raise click.UsageError("--scenario には --rules（か --config）が必要です")
+    try:
+        return game.read_scenario(read_text(path))
+    except RulesetError as error:
+        raise click.ClickException(str(error)) from error
+
+
 def _verify(
     registry: Registry,
     render: Callable[[Report], str],
@@ -323,7 +344,13 @@ def _verify(
         multiple=True,
         help="The bot's trip (default: the first to post 【ダイス検証】 or 【… 開始】).",
     )
-    @click.option("--config", "config", type=_FILE, help="The bot's configuration: its trip is the bot's.")
+    @click.option(
+        "--config",
+        "config",
+        type=_FILE,
+        help="The bot's configuration: its trip is the bot's; its game in the thread gives --rules, "
+        "--scenario and the GMs.",
+    )
     @click.option(
         "--rules",
         "rules_id",
@@ -333,8 +360,26 @@ def _verify(
             "(default: the one the opening 【NAME 開始】 names)."
         ),
     )
+    @click.option(
+        "--scenario",
+        "scenario_path",
+        type=_FILE,
+        help="The game's scenario (with --rules): an immediate game's steps are replayed and recomputed.",
+    )
+    @click.option(
+        "--gm-trip",
+        "gm_trips",
+        multiple=True,
+        help="A GM's trip, for the replay (default: the configuration's, else those the bot obeyed).",
+    )
     def verify_command(
-        source: str, thread_key: str | None, trips: tuple[str, ...], config: Path | None, rules_id: str | None
+        source: str,
+        thread_key: str | None,
+        trips: tuple[str, ...],
+        config: Path | None,
+        rules_id: str | None,
+        scenario_path: Path | None,
+        gm_trips: tuple[str, ...],
     ) -> None:
         """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
 
@@ -348,11 +393,21 @@ def _verify(
         except ValueError as error:
             raise click.ClickException(str(error)) from error
         shown = [
-            ThreadPost(p.number, p.trip, p.date, p.body) for p in posts if not p.deleted and not p.system
+            ThreadPost(p.number, p.trip, p.date, p.body, p.name)
+            for p in posts
+            if not p.deleted and not p.system
         ]
+        configured = _configured_game(registry, config, key) if config is not None else None
+        if configured is not None:
+            rules_id = rules_id or configured.rules
+            scenario_path = scenario_path or configured.scenario
         game = registry.get(rules_id) if rules_id is not None else None
+        scenario = _scenario(game, scenario_path)
+        gms = tuple(t.lstrip("◆") for t in gm_trips) or (configured.gm_trips if configured else None)
         bot = [t.lstrip("◆") for t in trips] or None
-        result = verify_thread(key, shown, render, bot, rules, game, known=registry)
+        result = verify_thread(
+            key, shown, render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
+        )
         if result.bot_trips:
             click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
         if result.game:

@@ -267,6 +267,18 @@ class ImmediateRuleset(Ruleset[S, C]):
         """The command a whole post holds. Default: none (only dice are answered)."""
         return None
 
+    def opening(self, state: S, source: RandomSource) -> tuple[S, Report] | None:
+        """What the bot posts when it first sees the thread, before answering any post (what the
+        game commits to, say), and the state it leaves; stored as step 1, with the dice of post 0.
+        Default: None — no opening post (plain dice)."""
+        return None
+
+    def published_secrets(self, bot_bodies: Sequence[str]) -> Mapping[str, Sequence[tuple[int, int]]]:
+        """For `verify`'s replay of the steps: the faces (sides, value) of every `secret/` stream the
+        bot's posts (bodies in thread order) have published, by purpose after `secret/`. A secret
+        stream must decide nothing the thread shows before it is published. Default: none."""
+        return {}
+
     @abstractmethod
     def apply(self, state: S, order: Order, source: RandomSource) -> tuple[S, Report]:
         """One post's command answered at once, with that post's dice streams."""

@@ -18,9 +18,10 @@ before it, and the ruleset named by the opening reads each report back into its 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import regex
 
@@ -32,6 +33,7 @@ from engine.post_dice import answer_post
 from engine.report import Report
 from engine.rng import SeededSource
 from engine.ruleset import ImmediateRuleset, OrderText, Ruleset
+from engine.verify_steps import Replay, step_notes, verify_steps
 from parser.gm import find_gm_commands
 
 _HEX = r"([0-9a-f]{64})"
@@ -55,6 +57,7 @@ class ThreadPost:
     trip: str | None
     date: datetime | None
     body: str
+    name: str = ""  # the name field (a game's steps know their author as name◆trip)
 
 
 @dataclass
@@ -69,6 +72,8 @@ class Verification:
     periods_matched: int = 0
     keys_checked: int = 0  # published keys compared with the hash published before them
     steps: list[int] = field(default_factory=list)  # posts answered as an immediate game's steps
+    steps_checked: int = 0  # steps replayed from the scenario and compared (`verify_steps`)
+    steps_matched: int = 0
     audits_checked: int = 0  # the game's own checks (`Ruleset.audit_posts`)
     audits_matched: int = 0
 
@@ -76,7 +81,12 @@ class Verification:
     def nothing_checked(self) -> bool:
         """Nothing could be compared at all: neither a match nor a mismatch can be claimed."""
         return not (
-            self.checked or self.periods_checked or self.keys_checked or self.audits_checked or self.problems
+            self.checked
+            or self.periods_checked
+            or self.steps_checked
+            or self.keys_checked
+            or self.audits_checked
+            or self.problems
         )
 
     @property
@@ -92,6 +102,11 @@ class Verification:
             mismatched = self.periods_checked - self.periods_matched
             lines.append(
                 f"ピリオド {self.periods_checked} 件の結果を再計算: 一致 {self.periods_matched} 件、不一致 {mismatched} 件"
+            )
+        if self.steps_checked:
+            mismatched = self.steps_checked - self.steps_matched
+            lines.append(
+                f"手番 {self.steps_checked} 件の結果を再計算: 一致 {self.steps_matched} 件、不一致 {mismatched} 件"
             )
         if self.audits_checked:
             mismatched = self.audits_checked - self.audits_matched
@@ -225,12 +240,16 @@ def verify_thread(
     rules: Callable[[str], Ruleset | None] | None = None,
     game: Ruleset | None = None,
     known: Iterable[Ruleset] = (),
+    scenario: Mapping[str, Any] | None = None,
+    gm_trips: Sequence[str] | None = None,
 ) -> Verification:
     """Check every roll of the bot in `posts`; `render` shows a Report as the board shows it.
     `rules` gives the ruleset of a game with periods from its opening's NAME (None: unknown), whose
     `read_period` and `verify_period` recompute each period's report. `game` is the thread's game
     when the caller knows it: an immediate game's step answers are then told apart from dice answers,
-    and its `audit_posts` runs. `known` are the games to name in a mismatch that may be a game step."""
+    and its `audit_posts` runs. `known` are the games to name in a mismatch that may be a game step.
+    With the game's `scenario` (and its GMs' trips, else those the bot obeyed) every step is replayed
+    and its answer recomputed (`engine.verify_steps`)."""
     bot = tuple(trips) if trips else _bot_trips(posts)
     result = Verification(bot_trips=bot)
     if not bot:
@@ -266,8 +285,16 @@ def verify_thread(
     _check_secrets(thread_key, by_number, parts, result)
     _check_rules_secret(posts, bot, result)
     _check_periods(_collect_periods(posts, bot), rules, result)
-    if stepper is not None and result.steps:
+    if stepper is not None and result.steps and scenario is None:
         result.notes.append(_steps_note(stepper, result.steps))
+    elif stepper is not None and result.steps:
+        days = {day: key for day, (key, _) in parts.keys.items()}
+        trips = tuple(gm_trips) if gm_trips is not None else None
+        found = verify_steps(thread_key, posts, bot, Replay(stepper, scenario or {}, days, trips), render)
+        result.steps_checked += found.checked
+        result.steps_matched += found.matched
+        result.problems += found.problems
+        result.notes += step_notes(found, result.steps)
     _audit(game or (rules(result.game) if rules is not None and result.game else None), posts, bot, result)
     return result
 
@@ -289,7 +316,8 @@ def _steps_note(game: ImmediateRuleset, steps: list[int]) -> str:
     shown = "、".join(f">>{number}" for number in steps[:10]) + (" など" if len(steps) > 10 else "")
     return (
         f"{shown} の {len(steps)} 件は{game.NAME}の手番への回答です：手番の結果はゲームの状態によるため"
-        "再計算していません（鍵とハッシュ、ゲームの公開物は照合しています）"
+        "再計算していません（鍵とハッシュ、ゲームの公開物は照合しています。シナリオを --config か "
+        "--scenario で渡すと手番を再計算します）"
     )
 
 

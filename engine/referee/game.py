@@ -15,6 +15,7 @@ from engine import keys
 from engine.gm_actions import clock_adjustments
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
+from engine.rng import RandomSource, SeededSource, SplitSource
 from engine.ruleset import Ruleset
 from engine.schedule import PeriodClock, Schedule
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
@@ -52,6 +53,16 @@ class GameSetup:
 
     def secret_keys(self, thread_key: str, number: int) -> Callable[[int], bytes]:
         return lambda index: keys.secret_key(self.secret, self.id, thread_key, number, index)
+
+    def step_source(self, thread_key: str, number: int, day: str) -> RandomSource:
+        """The dice of an immediate game's step of post `number` (0: its opening), on purposes
+        `KEY/N/rules/…`: the day key's streams, and the `secret/` ones under the rules' secret key.
+        `verify` replays steps with a setup that answers this from what the thread published."""
+        prefix = keys.purpose_prefix(thread_key, number) + "rules/"
+        return SplitSource(
+            keys.PrefixedSource(SeededSource(self.day_key(day)), prefix),
+            keys.PrefixedSource(SeededSource(self.rules_secret), prefix),
+        )
 
 
 @dataclass(frozen=True)

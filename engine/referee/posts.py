@@ -16,7 +16,6 @@ from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
 from engine.report import Block, Report, heading, line, report
-from engine.rng import SeededSource, SplitSource
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
@@ -25,14 +24,15 @@ from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     """Answer the posts read in this poll; returns the thread URL a GM moved the game to, if any."""
-    batch = _Batch()
+    opening = open_steps(game)
+    batch = _Batch(reports=[opening] if opening is not None else [])
     for post in posts:
         if post.date is not None and post.date + timedelta(seconds=1) <= game.setup.joined:
             continue  # written before the bot joined the thread (dates have whole seconds)
         _read(game, post, batch)
     handled = [post.number for post in posts]
     disclosure = _disclosure(game, batch.answering)
-    if not handled and not disclosure:
+    if not handled and not disclosure and opening is None:
         return None
     base = _batch_id(game, handled, disclosure)
     days = (*disclosure.commit, *disclosure.reveal)
@@ -140,11 +140,7 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
     step = game.current_period()
     state = game.state_before(step)
     order = Order(post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date)
-    prefix = keys.purpose_prefix(game.thread.key, post.number) + "rules/"
-    source = SplitSource(
-        keys.PrefixedSource(SeededSource(game.setup.day_key(day)), prefix),
-        keys.PrefixedSource(SeededSource(game.setup.rules_secret), prefix),
-    )
+    source = game.setup.step_source(game.thread.key, post.number, day)
     new_state, answer = ruleset.apply(state, order, source)
     state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
     game.book.save_resolution(
@@ -157,6 +153,27 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
         game.book.set_status("finished")
     answer = replace(answer, blocks=(*head, *answer.blocks, *tail))
     return replace(answer, reply_to=(post.number,))
+
+
+OPENING = "opening"  # where the step an immediate game's opening is stored as came from
+
+
+def open_steps(game: Game, day: str | None = None) -> Report | None:
+    """An immediate game's opening (`ImmediateRuleset.opening`), posted before any post is answered:
+    stored as step 1, so its state (what it committed to) is folded like a step's, and 巻き戻し of
+    every step posts it again, the same (its dice are those of post 0, on `day`: today's)."""
+    ruleset = game.ruleset
+    if not isinstance(ruleset, ImmediateRuleset) or not ruleset.steps or game.book.last_resolution():
+        return None
+    source = game.setup.step_source(game.thread.key, 0, day or keys.day_of(game.now))
+    opened = ruleset.opening(game.state_before(1), source)
+    if opened is None:
+        return None
+    state, answer = opened
+    state_json = json.dumps(ruleset.state_to_dict(state), ensure_ascii=False)
+    game.book.save_resolution(ResolutionRow(game.id, 1, state_json, OPENING, game.now.isoformat(), 0))
+    head = secret_commitment_line(keys.commitment(game.setup.rules_secret))
+    return replace(answer, blocks=(*answer.blocks, head))
 
 
 def _disclosure(game: Game, answering: set[str]) -> Disclosure:

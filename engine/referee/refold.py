@@ -4,12 +4,12 @@ orders, the GM's log and the posts — the check that the snapshots are only a c
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from engine import keys
 from engine.referee.clocked import resolve
 from engine.referee.game import Game, PostView
-from engine.referee.posts import apply_step
+from engine.referee.posts import OPENING, apply_step, open_steps
 from engine.ruleset import ImmediateRuleset
 
 
@@ -22,7 +22,9 @@ def refold(game: Game) -> dict[int, str]:
         game.book.delete_resolution(period)  # hidden from the fold; nothing is written
     ruleset = game.ruleset
     for period, row in stored.items():
-        if isinstance(ruleset, ImmediateRuleset):
+        if isinstance(ruleset, ImmediateRuleset) and row.outbox_id == OPENING:
+            open_steps(game, keys.day_of(datetime.fromisoformat(row.resolved_at)))
+        elif isinstance(ruleset, ImmediateRuleset):
             post = _step_post(game, row.outbox_id)
             apply_step(game, ruleset, post, keys.day_of(post.date or game.now))
         else:

@@ -71,3 +71,12 @@ def audit_handouts(bot_bodies: Iterable[str]) -> HandoutAudit:
         else:
             result.problems.append(f"{owner}の裏ハンドアウトの本文か鍵が、最初のコミットメントと一致しません")
     return result
+
+
+def published_keys(bot_bodies: Iterable[str]) -> dict[str, bytes]:
+    """The key of every handout the bot's posts have published, by owner (the first one shown)."""
+    lines = [text.strip() for body in bot_bodies for text in body.split("\n")]
+    found: dict[str, bytes] = {}
+    for owner, _text, key in _publications(lines):
+        found.setdefault(owner, bytes.fromhex(key))
+    return found

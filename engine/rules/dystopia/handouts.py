@@ -46,6 +46,7 @@ INVESTIGATION_TABLE = {
     10: "幸運",
 }
 COMMIT_LABEL = "コミットメント(HMAC-SHA256)"
+KEY_STREAM = "handout/"  # + the owner: the secret stream (`secret/handout/PC`) a handout's key is drawn from
 
 
 def canonical_text(text: str) -> str:
@@ -77,10 +78,15 @@ def commit_all(ctx: Context) -> None:
         return
     ctx.say("【裏ハンドアウト コミットメント】（公開時に本文と鍵で照合できます）")
     for owner, handout in state.handouts.items():
-        stream = ctx.source.stream(f"secret/handout/{owner}")
+        stream = ctx.source.stream(f"secret/{KEY_STREAM}{owner}")
         key = bytes(stream.roll(256) - 1 for _ in range(32))
         handout.key, handout.commitment = key.hex(), commitment(key, owner, handout.text)
         ctx.say(f"裏ハンドアウト {owner} {COMMIT_LABEL}: {handout.commitment}")
+
+
+def key_faces(key: bytes) -> list[tuple[int, int]]:
+    """The d256 faces `commit_all` drew a key from: what `verify` replays once the key is published."""
+    return [(256, byte + 1) for byte in key]
 
 
 def _handout(ctx: Context, owner: str) -> Handout:

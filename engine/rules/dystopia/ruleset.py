@@ -1,6 +1,7 @@
 """DysTopiA as the bot plays it: an immediate game. Each post's commands are answered at once with the
 rules applied (every answered post is a step the GM can undo); 状態 (GM) and 状況 (anyone) post the
-party table. The first answered post opens the session: it carries the back handouts' commitments.
+party table. The opening, posted when the bot first sees the thread, carries the back handouts'
+commitments (offline, `adjudicate` has no opening: the first answered post commits them).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import actions, combat, handouts, scenes
-from engine.rules.dystopia.audit import audit_handouts
+from engine.rules.dystopia.audit import audit_handouts, published_keys
 from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet, scenario_table
 from engine.rules.dystopia.context import Context, plain_trip
 from engine.rules.dystopia.creation import breaches, unchecked
@@ -25,6 +26,7 @@ from engine.rules.dystopia.grammar import (
     parse_command,
     parse_lines,
 )
+from engine.rules.dystopia.handouts import KEY_STREAM, key_faces
 from engine.rules.dystopia.help import HELP, SUMMARY
 from engine.rules.dystopia.model import DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.settings import SETTINGS, set_path
@@ -297,6 +299,25 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             work = trial
             blocks += [*echo, *ctx.blocks]
         return work, report(*blocks)
+
+    def opening(self, state: State, source: RandomSource) -> tuple[State, Report]:
+        """【DysTopiA 開始】: the table, the rules in force, how to write, and a commitment per handout."""
+        work = state.copy()
+        ctx = Context(work, "", source)
+        handouts.commit_all(ctx)
+        blocks = [
+            heading(f"{self.NAME} 開始"),
+            line(f"卓: {work.options.title}"),
+            line("設定: " + "／".join(self.rules_in_force(work))),
+            *(line(text) for text in self.summary()),
+            line("ヘルプ と書くと書き方を、ヘルプ全文 と書くとルール全文を返します"),
+            *ctx.blocks,
+        ]
+        return work, report(*blocks, kind="opening")
+
+    def published_secrets(self, bot_bodies: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+        """The keys of the published handouts, as the faces of their streams (the only secret dice)."""
+        return {KEY_STREAM + owner: key_faces(key) for owner, key in published_keys(bot_bodies).items()}
 
     def import_character(self, text: str, owner: str) -> str:
         """ココフォリア's clipboard character JSON as a `[[pcs]]` table of the scenario."""

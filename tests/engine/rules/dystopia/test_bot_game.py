@@ -1,7 +1,8 @@
 """DysTopiA played by the bot on the local board: a GM and three players (one posting a
 【キャラシート】), checks with a critical and a fumble, BP spent, an emotion roll, a PC down and back up,
-a handout committed at the start, investigated and published — and checked from the thread's text, a
-tampered text or key failing."""
+a handout committed in the opening, investigated and published, a GM's 設定 and 巻き戻し — and checked
+from the thread's text: every step recomputed by verify once the day's key is out, a tampered text,
+key or step answer failing."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
 from engine.rules import REGISTRY
 from engine.rules.dystopia import audit_handouts, verify_handout
 from engine.verify import ThreadPost, verify_thread
 from poster.markup import render_body
-from scheduler import BotConfig, GameConfig, ThreadBot
+from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
@@ -120,12 +122,32 @@ def session(tmp_path: Path):
     game.close()
 
 
-def test_a_session_on_the_local_board(session: Session) -> None:
-    opening = session.say("セッション開始", GM)
+def _opening(session: Session) -> dict[str, str]:
+    """The bot's first poll, before anyone writes: its day keys and the opening with the commitments."""
+    session.clock.at("20:00:00")
+    session.bot.tick()
+    (opening,) = [p.body for p in session.board.posts() if p.trip == BOT_TRIP]
+    assert "【DysTopiA 開始】\n卓: テスト卓" in opening and "ヘルプ と書くと" in opening
     commitments = dict(
         re.findall(r"裏ハンドアウト (\S+) コミットメント\(HMAC-SHA256\): ([0-9a-f]{64})", opening)
     )
     assert set(commitments) == {"アキラ", "ユイ"} and "密偵" not in opening
+    started = session.say("セッション開始", GM)
+    assert "コミットメント" not in started  # committed once, in the opening
+    return commitments
+
+
+def _gm_log(session: Session) -> None:
+    """The engine's GM commands on a DysTopiA game: 設定 (from the next step on) and 巻き戻し."""
+    setting = session.say("設定 sheets.ケン.hp=22\n状態", GM)
+    assert "ケン\u300022/22\u3000" in setting and "DysTopiA・手番" in setting
+    assert "ケン\u300022/22\u3000" in session.say("状況", KEN)
+    assert "手番18を巻き戻しました" in session.say("巻き戻し", GM)
+    assert "HP22→17" in session.say("ダメージ ケン 5", GM)  # played on from before the undone step
+
+
+def test_a_session_on_the_local_board(session: Session, tmp_path: Path) -> None:
+    commitments = _opening(session)
 
     sheet = session.say(KEN_SHEET, KEN)
     assert "キャラシートを登録しました：ケン" in sheet and "SL合計は[CL×5]+15＝20点です（0点）" in sheet
@@ -170,8 +192,7 @@ def test_a_session_on_the_local_board(session: Session) -> None:
     assert (
         "ケン\u30001/22\u3000" in status and "裏ハンドアウト ユイ：公開済み（知っている：アキラ）" in status
     )
-    setting = session.say("設定 sheets.ケン.hp=22\n状態", GM)
-    assert "ケン\u300022/22\u3000" in setting and "DysTopiA・手番" in setting
+    _gm_log(session)
     bodies = [p.body for p in session.board.posts() if p.trip == BOT_TRIP]
     assert sum(body.count("王家") for body in bodies) == 1  # published once, never before
     audit = audit_handouts(bodies)
@@ -182,6 +203,8 @@ def test_a_session_on_the_local_board(session: Session) -> None:
     assert forged.matched == 0 and len(forged.problems) == 1
 
     _verified_with_the_game(session)
+    _steps_recomputed(session)
+    _verified_on_the_command_line(session, tmp_path)
 
 
 def _verified_with_the_game(session: Session) -> None:
@@ -202,3 +225,70 @@ def _verified_with_the_game(session: Session) -> None:
     assert not verify(lambda body: body.replace("王家", "商家")).ok
     unnamed = verify(game=None)  # no game named: the day's key is not public, nothing is claimed
     assert unnamed.steps == [] and unnamed.audits_checked == 0 and unnamed.ok
+
+
+def _steps_recomputed(session: Session) -> None:
+    """`threadgm verify --config`: every step replayed from the scenario, once the day's key is out."""
+    game = REGISTRY.get("dystopia")
+    scenario = game.read_scenario(scenario_text())
+
+    def verify(change=lambda body: body, gm_trips: tuple[str, ...] | None = (trip(GM),)):
+        shown = [
+            ThreadPost(p.number, p.trip, p.date, change(p.body) if p.trip == BOT_TRIP else p.body, p.name)
+            for p in session.board.posts()
+        ]
+        return verify_thread(
+            session.board.key,
+            shown,
+            render_body,
+            [BOT_TRIP],
+            None,
+            game,
+            known=REGISTRY,
+            scenario=scenario,
+            gm_trips=gm_trips,
+        )
+
+    early = verify()  # the day is not over: steps without dice recomputed, then the replay stops
+    assert early.ok and 0 < early.steps_checked == early.steps_matched < len(early.steps)
+    assert "その日の鍵がまだ公開されていないため" in early.summary()
+    session.clock.at("00:03:00", day=2)
+    session.bot.tick()  # the day is over: the bot publishes its key
+    checked = verify()
+    assert checked.ok, checked.summary()
+    assert checked.steps_checked == checked.steps_matched == len(checked.steps) == 18
+    assert "手番 18 件の結果を再計算: 一致 18 件、不一致 0 件" in checked.summary()
+    assert not verify(gm_trips=()).ok  # without the GM's 設定 and 巻き戻し the fold goes wrong
+    inferred = verify(gm_trips=None)  # the GMs as the bot obeyed them
+    assert inferred.ok and inferred.steps_matched == 18
+    critical = verify(lambda body: body.replace("＞ クリティカル（自動成功）", "＞ 成功"))
+    assert not critical.ok and critical.steps_matched == 17
+    assert any(
+        text.startswith(">>") and "の手番の結果が再計算と一致しません" in text for text in critical.problems
+    )
+    damage = verify(lambda body: body.replace("HP22→0", "HP22→2"))
+    assert not damage.ok and damage.steps_checked - damage.steps_matched == 1
+
+
+def _verified_on_the_command_line(session: Session, tmp_path: Path) -> None:
+    """`threadgm verify DAT --config CFG` (the config names the game's scenario and GMs), and
+    `--rules dystopia --scenario FILE`; a tampered step answer fails both."""
+    config = tmp_path / "threadgm.toml"
+    config.write_text(
+        f'[bot]\nname = "{BOT_NAME}"\n\n[[game]]\nid = "dys"\nrules = "dystopia"\n'
+        f'thread = "{session.board.url()}"\nscenario = "dystopia.toml"\ngm_trips = ["{trip(GM)}"]\n',
+        "utf-8",
+    )
+    dat = session.board.data / "test" / "dat" / f"{session.board.key}.dat"
+    tampered = tmp_path / "tampered" / dat.name
+    tampered.parent.mkdir()
+    text = dat.read_bytes().decode("cp932")
+    assert text.count("HP22→17") == 1
+    tampered.write_bytes(text.replace("HP22→17", "HP22→18").encode("cp932"))
+    scenario = str(tmp_path / "dystopia.toml")
+    for options in (["--config", str(config)], ["--rules", "dystopia", "--scenario", scenario]):
+        checked = CliRunner().invoke(main, ["verify", str(dat), *options])
+        assert checked.exit_code == 0, checked.output
+        assert "手番 18 件の結果を再計算: 一致 18 件、不一致 0 件" in checked.output
+        failed = CliRunner().invoke(main, ["verify", str(tampered), *options])
+        assert failed.exit_code == 1 and "手番の結果が再計算と一致しません" in failed.output
