@@ -102,3 +102,13 @@ def test_a_game_from_the_written_files_plays_to_its_end_and_verifies(
     assert "結果: すべて一致しました" in checked.output and "公開された鍵" in checked.output
     recomputed = re.search(r"ピリオド (\d+) 件の結果を再計算: 一致 (\d+) 件", checked.output)
     assert recomputed and recomputed[1] == recomputed[2] and int(recomputed[1]) > 1, checked.output
+    if game == "battle-royale":  # a face forged in a posted period report fails verify
+        text = dat.read_bytes().decode("cp932")
+        real = re.search(r"dice1d5=(\d) \(\d\)", text)
+        assert real is not None
+        other = int(real[1]) % 5 + 1
+        forged = tmp_path / f"forged-{key}.dat"
+        forged.write_bytes(text.replace(real[0], f"dice1d5={other} ({other})", 1).encode("cp932"))
+        caught = CliRunner().invoke(main, ["verify", str(forged), "--config", "mine/threadgm.toml"])
+        assert caught.exit_code == 1, caught.output
+        assert f"出目が再計算と一致しません（投稿: {other} ／ 再計算: {real[1]}）" in caught.output

@@ -103,8 +103,12 @@ def _battle_start(event: BattleStart) -> list[Block]:
         "infight": f"第{event.number}戦（仲間割れ）",
         "final": "黒幕決戦",
     }[event.kind]
-    if event.kind == "final":
-        return [heading(title), line(f"黒幕『{event.base}』 vs {event.opponent}")]
+    if event.kind == "final":  # its number, which the heading has not: its dice roll on br/NUMBER/…
+        return [
+            heading(title),
+            line(f"黒幕『{event.base}』 vs {event.opponent}"),
+            line(f"（第{event.number}戦）"),
+        ]
     return [
         heading(title),
         line(_side(event.base, event.base_side), " vs ", _side(event.opponent, event.opponent_side)),

@@ -25,6 +25,7 @@ from typing import Any
 from engine.report import Block, Report, Section, anchor, heading, line, report, section
 from engine.rng import Dice, RandomSource
 from engine.rules.battle_royale import game as br
+from engine.rules.battle_royale import verify
 from engine.rules.battle_royale.chances import status_blocks
 from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
 from engine.rules.battle_royale.ops import survivor_table
@@ -32,6 +33,7 @@ from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result, simulate_from
 from engine.rules.battle_royale.state import State, clone
 from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
+from engine.rules.battle_royale.verify import continued
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
 
 # A guard, never a rule: a battle needs a handful of dice (rerolls included); this many without the
@@ -49,6 +51,9 @@ _AUTOMATIC_HELP = """
 ・GMの設定：設定 teams.1.name=チーム名（タッグマッチ、番号か今のチーム名で）／
   設定 newcomer=沖縄（新規参入者：戦闘と戦闘の間に一人、次の番号で単独参戦。次の更新の最初に報告）／
   設定 options.battles_per_period=2 ／ 設定 options.summary_every=5（次の更新から）
+・検証：ダイスはピリオドの鍵のストリーム br/戦闘番号/その戦闘の何個目か（0から）で振る。threadgm verify は公開された鍵から
+  各ダイスの出目・合計と、貼った表の行から出る結果を再計算する。前の更新から続く戦闘は「（第N戦の続き：…個目のダイスから）」、
+  黒幕決戦は見出しの下の「（第N戦）」で番号を示す。黒幕の非公開ダイスは投稿しないので照合できない（その鍵は決着後に公開）。
 """
 
 _ASSISTED_HELP = """
@@ -229,6 +234,8 @@ class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
         if state.ending is not None:
             return state, report(line("このバトロワは決着しています"), *_ending(state), kind="resolution")
         state, blocks = _set_up(state, source)
+        if state.battle is not None:  # begun last period: a 黒幕決戦 opens as the battle before it ends
+            blocks.append(line(continued(state.battles + 1, state.die_index)))
         target = state.battles + state.options.battles_per_period
         budget = MAX_DICE_PER_BATTLE * state.options.battles_per_period
         steps: list[list[Event]] = []
@@ -247,6 +254,12 @@ class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
                 line("ダイスの数が上限に達したため、この更新はここまでにします（次の更新で続きから）")
             )
         return state, report(*blocks, kind="resolution")
+
+    def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
+        return verify.read_period(lines)
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        return verify.verify_period(key, result)
 
 
 class AssistedRuleset(_BattleRoyale, ImmediateRuleset[State, DieTemplate]):

@@ -99,6 +99,8 @@ NOT_CHECKED = {
     r"(次 )?ピリオド\d+ 締切 .*": "schedule and key hash",
     r"秘密のダイスの鍵.*": "secret dice key",
     r"鍵のハッシュ\(SHA-256\) .*": "key hash",
+    r"（第\d+戦）": "the 黒幕決戦's number: the battle its dice's streams are named by (verify reads it)",
+    r"（第\d+戦の続き：この戦闘の\d+個目のダイスから）": "where a report's dice's streams start",
     r"更新: .*": "schedule",
     # the options in force: read ahead for the mastermind's lives; the rest are readings named in HELP
     r"設定: .*": "the options the game is played by",
