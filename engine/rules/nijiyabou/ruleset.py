@@ -130,6 +130,7 @@ def set_value(state: State, path: str, value: Any) -> State:
 
 class NijiyabouRuleset(ClockedRuleset[State, Command]):
     ID = "nijiyabou"
+    TEMPLATE = "default.toml"  # the rule page's own game is the one `threadgm new` writes
     NAME = "にじ野望"
     HELP = HELP
     settings: Sequence[Setting] = SETTINGS
