@@ -1,4 +1,4 @@
-"""Run the benchmarks: `python -m bench [NAME ...]` (all of them when no name is given)."""
+"""Run the benchmarks: `python -m bench [NAME ...] [--OPTION ...]` (all of them when no name is given)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ def main(argv: list[str]) -> int:
         for info in pkgutil.iter_modules([str(here)])
         if info.name.startswith("bench_")
     )
+    # `python -m bench dice --bcdice PATH`: what follows the first `--option` goes to each bench's main.
+    options = next((argv[i:] for i, arg in enumerate(argv) if arg.startswith("--")), [])
+    argv = argv[: len(argv) - len(options)]
     wanted = argv or available
     unknown = [name for name in wanted if name not in available]
     if unknown:
@@ -22,7 +25,8 @@ def main(argv: list[str]) -> int:
         return 2
     for name in wanted:
         print(f"== bench {name}", flush=True)
-        importlib.import_module(f"bench.bench_{name}").main()
+        module = importlib.import_module(f"bench.bench_{name}")
+        module.main(options) if options else module.main()
     return 0
 
 

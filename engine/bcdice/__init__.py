@@ -23,12 +23,16 @@ Limits — BCDice's where it has them, threadgm's own where Ruby would only grow
 
 A refusal is a `BCDiceResult` with `refused=True` whose text is `<command> ＞ <reason>`; it is given
 only when the line begins like a BCDice command, so a long chat line is still no command.
+
+Each line's parses are turned once into steps (a sum is prepared: see `add_dice`) and kept with the
+line, as the parses are; `clear_caches` forgets both.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import replace
+from collections.abc import Callable
+from functools import lru_cache
 
 from engine.bcdice import (
     add_dice,
@@ -41,14 +45,15 @@ from engine.bcdice import (
     tally_dice,
     upper_dice,
 )
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer, BCDiceResult
 from engine.bcdice.roller import Refused, Roller
 from engine.rng import Dice
-from parser.bcdice import LimitExceeded, looks_like_command, parse_all
+from parser.bcdice import LimitExceeded, looks_like_command, outcomes
 from parser.bcdice import add_dice as add_dice_grammar
 from parser.bcdice import barabara_dice as barabara_grammar
 from parser.bcdice import calc as calc_grammar
 from parser.bcdice import choice as choice_grammar
+from parser.bcdice import clear_caches as clear_parse_caches
 from parser.bcdice import d66_dice as d66_grammar
 from parser.bcdice import repeat as repeat_grammar
 from parser.bcdice import reroll_dice as reroll_grammar
@@ -56,9 +61,11 @@ from parser.bcdice import tally_dice as tally_grammar
 from parser.bcdice import upper_dice as upper_grammar
 from parser.bcdice.lexer import first_word
 
-__all__ = ["BCDiceResult", "evaluate", "normalize"]
+__all__ = ["BCDiceResult", "clear_caches", "evaluate", "normalize"]
 
 _SHOWN_CHARS = 30  # how much of a refused command is echoed before its reason
+
+Step = Callable[[Roller], "Answer | None"]
 
 
 def normalize(command: str) -> str:
@@ -71,44 +78,75 @@ def evaluate(command: str, dice: Dice) -> BCDiceResult | None:
     normalized = normalize(command)
     roller = Roller(dice)
     try:
-        result = _run(normalized, roller)
+        answer = _run(normalized, roller)
     except (LimitExceeded, Refused) as refusal:
         if not looks_like_command(normalized):
             return None
-        result = BCDiceResult(f"{_shown(normalized)} ＞ {refusal.reason}", refused=True)
-    if result is None:
-        return None
-    return replace(result, rolls=tuple(roller.rolls), command=command, normalized=normalized)
+        answer = Answer(f"{_shown(normalized)} ＞ {refusal.reason}")
+        refused = True
+    else:
+        if answer is None:
+            return None
+        refused = False
+    return BCDiceResult(
+        answer.text,
+        answer.secret,
+        answer.success,
+        answer.failure,
+        answer.critical,
+        answer.fumble,
+        tuple(roller.rolls),
+        command,
+        normalized,
+        refused,
+        answer.total,
+    )
 
 
-def _run(line: str, roller: Roller) -> BCDiceResult | None:
+def clear_caches() -> None:
+    """Forget every kept parse and step (benchmarks measure a stream of lines that never repeat)."""
+    _steps.cache_clear()
+    clear_parse_caches()
+
+
+def _run(line: str, roller: Roller) -> Answer | None:
     """The first family that answers the line, in BCDice's order; raises on a refusal."""
-    for command in parse_all(line):
-        result = _evaluate(command, roller)
-        if result is not None:
-            return result
+    for step in _steps(line):
+        if isinstance(step, LimitExceeded):
+            raise step.with_traceback(None)
+        answer = step(roller)
+        if answer is not None:
+            return answer
     return None
 
 
-def _evaluate(command: object, roller: Roller) -> BCDiceResult | None:
+@lru_cache(maxsize=4096)
+def _steps(line: str) -> tuple[Step | LimitExceeded, ...]:
+    """The line's parses as steps to run with a command's dice, kept per line like the parses."""
+    return tuple(
+        outcome if isinstance(outcome, LimitExceeded) else _step(outcome) for outcome in outcomes(line)
+    )
+
+
+def _step(command: object) -> Step:
     if isinstance(command, add_dice_grammar.AddDice):
-        return add_dice.evaluate(command, roller)
+        return add_dice.prepare(command)
     if isinstance(command, barabara_grammar.BarabaraDice):
-        return barabara_dice.evaluate(command, roller)
+        return lambda roller: barabara_dice.evaluate(command, roller)
     if isinstance(command, tally_grammar.TallyDice):
-        return tally_dice.evaluate(command, roller)
+        return lambda roller: tally_dice.evaluate(command, roller)
     if isinstance(command, calc_grammar.Calc):
-        return calc.evaluate(command)
+        return lambda roller: calc.evaluate(command)
     if isinstance(command, choice_grammar.Choice):
-        return choice.evaluate(command, roller)
+        return lambda roller: choice.evaluate(command, roller)
     if isinstance(command, d66_grammar.D66Dice):
-        return d66_dice.evaluate(command, roller)
+        return lambda roller: d66_dice.evaluate(command, roller)
     if isinstance(command, repeat_grammar.Repeat):
-        return repeat.evaluate(command, lambda trailer: _run(trailer, roller))
+        return lambda roller: repeat.evaluate(command, lambda trailer: _run(trailer, roller))
     if isinstance(command, reroll_grammar.RerollDice):
-        return reroll_dice.evaluate(command, roller)
+        return lambda roller: reroll_dice.evaluate(command, roller)
     if isinstance(command, upper_grammar.UpperDice):
-        return upper_dice.evaluate(command, roller)
+        return lambda roller: upper_dice.evaluate(command, roller)
     raise TypeError(f"no evaluator for {command!r}")
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from engine.bcdice import stringify
 from engine.bcdice.arithmetic import compare, optional_value, value
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.barabara_dice import BarabaraDice
 
 
-def evaluate(command: BarabaraDice, roller: Roller) -> BCDiceResult:
+def evaluate(command: BarabaraDice, roller: Roller) -> Answer:
     dice = [(value(n.times), value(n.sides)) for n in command.notations]
     target = optional_value(command.target)
     faces = [face for times, sides in dice for face in roller.roll_barabara(times, sides)]
@@ -19,4 +19,4 @@ def evaluate(command: BarabaraDice, roller: Roller) -> BCDiceResult:
     if command.cmp_op is not None and target is not None:
         successes = sum(1 for face in faces if compare(face, command.cmp_op, target))
         parts.append(f"成功数{successes}")
-    return BCDiceResult(stringify.join(parts), secret=command.secret)
+    return Answer(stringify.join(parts), secret=command.secret)

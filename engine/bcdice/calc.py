@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from engine.bcdice import stringify
 from engine.bcdice.arithmetic import ZeroDivision, value
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from parser.bcdice.arithmetic import Paren
 from parser.bcdice.calc import Calc
 
 
-def evaluate(command: Calc) -> BCDiceResult:
+def evaluate(command: Calc) -> Answer:
     try:
         answer = str(value(command.expr))
     except ZeroDivision as error:
@@ -17,4 +17,4 @@ def evaluate(command: Calc) -> BCDiceResult:
     echo = stringify.expression(command.expr, stringify.CALC_ROUNDING)
     if not isinstance(command.expr, Paren):
         echo = f"({echo})"
-    return BCDiceResult(f"c{echo}{stringify.SEP}{answer}", secret=command.secret)
+    return Answer(f"c{echo}{stringify.SEP}{answer}", secret=command.secret)

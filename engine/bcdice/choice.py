@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from engine.bcdice import stringify
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.choice import BRACKET, PAREN, SPACE, Choice, ItemRange
 
 MAX_ITEMS = 100  # BCDice's limit, checked before a range like `1-1000` is ever listed
 
 
-def evaluate(command: Choice, roller: Roller) -> BCDiceResult:
+def evaluate(command: Choice, roller: Roller) -> Answer:
     if command.size > MAX_ITEMS:
         # BCDice builds this answer without the secret flag.
-        return BCDiceResult(f"項目数は{MAX_ITEMS}以下としてください")
+        return Answer(f"項目数は{MAX_ITEMS}以下としてください")
     items = list(command.items.items() if isinstance(command.items, ItemRange) else command.items)
     echo = _echo(command, items)
     chosen = [items.pop(roller.roll_index(len(items))) for _ in range(command.takes)]
     separator = " " if command.delimiter == SPACE else ", "
-    return BCDiceResult(f"({echo}){stringify.SEP}{separator.join(chosen)}", secret=command.secret)
+    return Answer(f"({echo}){stringify.SEP}{separator.join(chosen)}", secret=command.secret)
 
 
 def _echo(command: Choice, items: list[str]) -> str:

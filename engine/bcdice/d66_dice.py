@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.bcdice import stringify
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.d66_dice import D66Dice
 
 
-def evaluate(command: D66Dice, roller: Roller) -> BCDiceResult:
+def evaluate(command: D66Dice, roller: Roller) -> Answer:
     total = roller.roll_d66(command.sort)
-    return BCDiceResult(f"(D66{command.suffix}){stringify.SEP}{total}", secret=command.secret, total=total)
+    return Answer(f"(D66{command.suffix}){stringify.SEP}{total}", secret=command.secret, total=total)

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from parser.bcdice.repeat import Repeat
 
 REPEAT_LIMIT = 100  # BCDice's Repeat::REPEAT_LIMIT
 
-Run = Callable[[str], "BCDiceResult | None"]
+Run = Callable[[str], "Answer | None"]
 
 
-def evaluate(command: Repeat, run: Run) -> BCDiceResult:
+def evaluate(command: Repeat, run: Run) -> Answer:
     """`run` evaluates one command line with the caller's dice (and raises on refusal)."""
     if command.nested:
-        return BCDiceResult("Repeatコマンドの重複はできません", secret=command.secret)
+        return Answer("Repeatコマンドの重複はできません", secret=command.secret)
     if not 1 <= command.times <= REPEAT_LIMIT:
-        return BCDiceResult(f"繰り返し回数は1以上、{REPEAT_LIMIT}以下としてください", secret=command.secret)
+        return Answer(f"繰り返し回数は1以上、{REPEAT_LIMIT}以下としてください", secret=command.secret)
     results = [run(command.trailer) for _ in range(command.times)]
     if all(result is None for result in results):
-        return BCDiceResult(
+        return Answer(
             f"繰り返し対象のコマンドが実行できませんでした ({command.trailer})", secret=command.secret
         )
     text = "\n\n".join(
@@ -32,4 +32,4 @@ def evaluate(command: Repeat, run: Run) -> BCDiceResult:
         for number, result in enumerate(results, start=1)
     )
     secret = command.secret or any(result is not None and result.secret for result in results)
-    return BCDiceResult(text, secret=secret)
+    return Answer(text, secret=secret)

@@ -7,7 +7,7 @@ from collections import deque
 
 from engine.bcdice import stringify
 from engine.bcdice.arithmetic import compare, optional_value, value
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.reroll_dice import RerollDice
 
@@ -16,7 +16,7 @@ REROLL_LIMIT = 10000  # BCDice's RerollDice::REROLL_LIMIT: rounds of rolling
 BAD_CONDITION = "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
 
 
-def evaluate(command: RerollDice, roller: Roller) -> BCDiceResult:
+def evaluate(command: RerollDice, roller: Roller) -> Answer:
     target = optional_value(command.target)
     reroll_op = command.reroll_op or command.cmp_op or ">="
     threshold = optional_value(command.threshold)
@@ -24,7 +24,7 @@ def evaluate(command: RerollDice, roller: Roller) -> BCDiceResult:
         threshold = target
     dice = [(value(n.times), value(n.sides)) for n in command.notations]
     if threshold is None or not all(_valid(reroll_op, threshold, sides) for _, sides in dice):
-        return BCDiceResult(f"{command.source}{stringify.SEP}{BAD_CONDITION}", secret=command.secret)
+        return Answer(f"{command.source}{stringify.SEP}{BAD_CONDITION}", secret=command.secret)
 
     rounds: list[list[int]] = []
     queue = deque(dice)
@@ -44,7 +44,7 @@ def evaluate(command: RerollDice, roller: Roller) -> BCDiceResult:
     target_text = "" if target is None else str(target)
     echo = f"({notation}[{condition}{threshold}]{stringify.cmp_text(command.cmp_op)}{target_text})"
     breakdown = " + ".join(stringify.faces_text(faces) for faces in rounds)
-    return BCDiceResult(stringify.join([echo, breakdown, f"成功数{successes}"]), secret=command.secret)
+    return Answer(stringify.join([echo, breakdown, f"成功数{successes}"]), secret=command.secret)
 
 
 def _valid(op: str, threshold: int, sides: int) -> bool:

@@ -1,8 +1,25 @@
-"""What one BCDice command answered: BCDice's text and flags, plus what threadgm keeps beside them."""
+"""What one BCDice command answered: BCDice's text and flags, plus what threadgm keeps beside them.
+
+`Answer` is what a family gives, `BCDiceResult` what `engine.bcdice.evaluate` returns.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Answer(NamedTuple):
+    """What a command family answers; `evaluate` adds the dice and the command and builds the
+    BCDiceResult once (a family's answer is never copied into a second result)."""
+
+    text: str
+    secret: bool = False
+    success: bool = False
+    failure: bool = False
+    critical: bool = False
+    fumble: bool = False
+    total: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

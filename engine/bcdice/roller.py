@@ -54,7 +54,14 @@ class Roller:
             raise too_many_dice()
         if times <= 0 or times > MAX_TIMES:
             return []
-        return [self.roll_once(sides) for _ in range(times)]
+        # `roll_once` times over, without its per-die checks: the budget was checked for all of them.
+        self._used += times
+        if sides <= 0 or sides > MAX_SIDES:
+            return [0] * times
+        roll = self._dice.roll
+        faces = [roll(sides) for _ in range(times)]
+        self.rolls.extend([(sides, face) for face in faces])
+        return faces
 
     def roll_d66(self, order: str) -> int:
         """Two d6 read as tens and units; order "A" ascending, "D" descending, else as rolled."""

@@ -7,24 +7,24 @@ from __future__ import annotations
 
 from engine.bcdice import stringify
 from engine.bcdice.arithmetic import value
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.tally_dice import TallyDice
 
 MAX_SIDES = 20  # BCDice's TallyDice::Node::Command::MAX_SIDES
 
 
-def evaluate(command: TallyDice, roller: Roller) -> BCDiceResult | None:
+def evaluate(command: TallyDice, roller: Roller) -> Answer | None:
     times, sides = value(command.times), value(command.sides)
     if times <= 0 or sides <= 0:
         return None
     notation = f"({times}T{'Z' if command.show_zeros else 'Y'}{sides})"
     if sides > MAX_SIDES:
         # BCDice builds this answer without the secret flag.
-        return BCDiceResult(f"{notation} ＞ 面数は1以上、{MAX_SIDES}以下としてください")
+        return Answer(f"{notation} ＞ 面数は1以上、{MAX_SIDES}以下としてください")
     faces = roller.roll_barabara(times, sides)
     counts = [faces.count(face) for face in range(1, sides + 1)]
     tally = ", ".join(
         f"[{face}]×{count}" for face, count in enumerate(counts, start=1) if count or command.show_zeros
     )
-    return BCDiceResult(stringify.join([notation, stringify.faces_text(faces), tally]), secret=command.secret)
+    return Answer(stringify.join([notation, stringify.faces_text(faces), tally]), secret=command.secret)

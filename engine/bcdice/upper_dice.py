@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from engine.bcdice import stringify
 from engine.bcdice.arithmetic import compare, optional_value, value
-from engine.bcdice.result import BCDiceResult
+from engine.bcdice.result import Answer
 from engine.bcdice.roller import Roller
 from parser.bcdice.upper_dice import UpperDice
 
 
-def evaluate(command: UpperDice, roller: Roller) -> BCDiceResult:
+def evaluate(command: UpperDice, roller: Roller) -> Answer:
     dice = [(value(n.times), value(n.sides)) for n in command.notations]
     threshold = optional_value(command.threshold) or 0  # DiceBot has no default threshold
     modifier = optional_value(command.modifier) or 0
@@ -22,7 +22,7 @@ def evaluate(command: UpperDice, roller: Roller) -> BCDiceResult:
         f"{stringify.cmp_text(command.cmp_op)}{target_text})"
     )
     if threshold <= 1:
-        return BCDiceResult(f"{echo}{stringify.SEP}無限ロールの条件がまちがっています", secret=command.secret)
+        return Answer(f"{echo}{stringify.SEP}無限ロールの条件がまちがっています", secret=command.secret)
 
     chains: list[list[int]] = []
     for times, sides in dice:
@@ -43,6 +43,6 @@ def evaluate(command: UpperDice, roller: Roller) -> BCDiceResult:
         str(total) if len(chain) == 1 else f"{total}[{stringify.faces_text(chain)}]"
         for total, chain in zip(sums, chains, strict=True)
     )
-    return BCDiceResult(
+    return Answer(
         stringify.join([echo, breakdown + stringify.modifier_text(modifier), result]), secret=command.secret
     )

@@ -4,7 +4,8 @@ One module per command family, as BCDice has one file per common command
 (`lib/bcdice/common_command/`): add_dice (`2D6+1`), barabara_dice (`3B6`), tally_dice (`6TY6`),
 calc (`C(1+2)`), choice (`choice[a,b]`), d66_dice (`D66`), repeat (`x5 ...`), reroll_dice (`3R6>=5`),
 upper_dice (`3U6[6]`). `parse_all` yields the parses of a line in the order BCDice tries the families;
-the engine evaluates them in that order and the first that answers is the answer.
+the engine evaluates them in that order and the first that answers is the answer. Only the families
+the line's leading token allows are tried (`dispatch`), and what they give is kept per line.
 
 Every parser reads an NFKC-normalised line (full-width `２Ｄ６` is `2D6` here, which BCDice itself
 refuses) and may raise `LimitExceeded` (see `limits`) instead of parsing something too big.
@@ -28,6 +29,7 @@ from parser.bcdice import (
     tally_dice,
     upper_dice,
 )
+from parser.bcdice.dispatch import candidates
 from parser.bcdice.lexer import first_word, tokenize
 from parser.bcdice.limits import MAX_COMMAND_CHARS, LimitExceeded, too_long
 
@@ -69,7 +71,16 @@ _PREFIX = regex.compile(
 )
 _WORD = regex.compile(r"[0-9A-Za-z+\-*/()\[\]<>=!?@]+")
 
-__all__ = ["FAMILIES", "Command", "LimitExceeded", "clear_caches", "looks_like_command", "parse_all", "parses"]
+__all__ = [
+    "FAMILIES",
+    "Command",
+    "LimitExceeded",
+    "clear_caches",
+    "looks_like_command",
+    "outcomes",
+    "parse_all",
+    "parses",
+]
 
 
 def looks_like_command(line: str) -> bool:
@@ -84,30 +95,40 @@ def parse_all(line: str) -> Iterator[Command]:
 
     Raises LimitExceeded for a line over MAX_COMMAND_CHARS, and whenever a parser meets a limit.
     """
+    for outcome in outcomes(line):
+        if isinstance(outcome, LimitExceeded):
+            raise outcome.with_traceback(None)  # kept: without this each raise would add frames
+        yield outcome
+
+
+def outcomes(line: str) -> tuple[Command | LimitExceeded, ...]:
+    """What `parse_all` yields, with a limit met kept in its place as the exception (not raised):
+    the families that parse, in BCDice's order, up to and including the first that meets a limit."""
     if len(line) > MAX_COMMAND_CHARS:
-        raise too_long()
-    for index in range(len(FAMILIES)):
-        command = _parsed(index, line)
-        if isinstance(command, LimitExceeded):
-            raise command
-        if command is not None:
-            yield command
+        return (too_long(),)
+    return _outcomes(line)
 
 
 def clear_caches() -> None:
     """Forget every kept parse (benchmarks measure a stream of lines that never repeat)."""
-    _parsed.cache_clear()
+    _outcomes.cache_clear()
     tokenize.cache_clear()
 
 
 @lru_cache(maxsize=4096)
-def _parsed(family: int, line: str) -> Command | LimitExceeded | None:
-    """One family's parse of a line, kept: threads repeat the same few commands (2D6, 1D100) and the
-    parse is pure, its tree immutable. A limit met is kept as the exception, raised again each time."""
-    try:
-        return FAMILIES[family](line)
-    except LimitExceeded as exceeded:
-        return exceeded
+def _outcomes(line: str) -> tuple[Command | LimitExceeded, ...]:
+    """Kept per line: threads repeat the same few commands (2D6, 1D100), and parses are pure, their
+    trees immutable. A limit met is kept as the exception and raised again by each `parse_all`."""
+    found: list[Command | LimitExceeded] = []
+    for family in candidates(line):
+        try:
+            command = FAMILIES[family](line)
+        except LimitExceeded as exceeded:
+            found.append(exceeded)
+            break
+        if command is not None:
+            found.append(command)
+    return tuple(found)
 
 
 def parses(line: str) -> bool:
