@@ -14,6 +14,7 @@ that looks like an order but cannot be one), `Order` (an accepted command with w
 
 from __future__ import annotations
 
+import importlib
 import sys
 import tomllib
 from abc import ABC, abstractmethod
@@ -118,6 +119,20 @@ class Ruleset(ABC, Generic[S, C]):
     def status(self, state: S) -> Report:
         """What 状態 posts after the period line. Default: nothing more."""
         return report(kind="status")
+
+    def picture(self, state: S, result: Mapping[str, Any] | None = None) -> str | None:
+        """The state as SVG text for the game page and `threadgm picture` (only what the thread may
+        see); `result` is the structured result of the period that led to it (`result_data`), when
+        known. Default: the game folder's `picture.py` module's `picture(state, result)`, as
+        `template()` reads its scenarios/; None when it has none (the page shows `status` instead)."""
+        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
+        try:
+            module = importlib.import_module(f"{package}.picture")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.picture":
+                raise
+            return None
+        return module.picture(state, result)
 
     def summary(self) -> list[str]:
         """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines."""
