@@ -253,7 +253,9 @@ def _steps_recomputed(session: Session) -> None:
     assert early.ok and 0 < early.steps_checked == early.steps_matched < len(early.steps)
     assert "その日の鍵がまだ公開されていないため" in early.summary()
     session.clock.at("00:03:00", day=2)
+    session.board.post("おつかれさまでした", name=KEN)
     session.bot.tick()  # the day is over: the bot publishes its key
+    assert "鍵 2026-12-01: " in session.board.posts()[-1].body
     checked = verify()
     assert checked.ok, checked.summary()
     assert checked.steps_checked == checked.steps_matched == len(checked.steps) == 18
@@ -292,3 +294,16 @@ def _verified_on_the_command_line(session: Session, tmp_path: Path) -> None:
         assert "手番 18 件の結果を再計算: 一致 18 件、不一致 0 件" in checked.output
         failed = CliRunner().invoke(main, ["verify", str(tampered), *options])
         assert failed.exit_code == 1 and "手番の結果が再計算と一致しません" in failed.output
+
+
+def test_undoing_every_step_posts_the_same_opening_again(session: Session) -> None:
+    commitments = _opening(session)
+    assert "手番2を巻き戻しました" in session.say("巻き戻し", GM)
+    assert "手番1を巻き戻しました" in session.say("巻き戻し", GM)  # the opening itself
+    session.say("状況", KEN)
+    bodies = [p.body for p in session.board.posts() if p.trip == BOT_TRIP]
+    openings = [body for body in bodies if "【DysTopiA 開始】" in body]
+    assert len(openings) == 2
+    again = re.findall(r"裏ハンドアウト (\S+) コミットメント\(HMAC-SHA256\): ([0-9a-f]{64})", openings[1])
+    assert dict(again) == commitments  # the same keys: no way to change a handout by undoing
+    assert audit_handouts(bodies).problems == []
