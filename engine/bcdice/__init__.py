@@ -136,7 +136,7 @@ def _step(command: object) -> Step:
     if isinstance(command, tally_grammar.TallyDice):
         return lambda roller: tally_dice.evaluate(command, roller)
     if isinstance(command, calc_grammar.Calc):
-        return lambda roller: calc.evaluate(command)
+        return _calc_step(command)
     if isinstance(command, choice_grammar.Choice):
         return lambda roller: choice.evaluate(command, roller)
     if isinstance(command, d66_grammar.D66Dice):
@@ -148,6 +148,20 @@ def _step(command: object) -> Step:
     if isinstance(command, upper_grammar.UpperDice):
         return lambda roller: upper_dice.evaluate(command, roller)
     raise TypeError(f"no evaluator for {command!r}")
+
+
+def _calc_step(command: calc_grammar.Calc) -> Step:
+    """The calculator rolls nothing: its answer, or its refusal, is worked out once."""
+    try:
+        answer = calc.evaluate(command)
+    except Refused as refusal:
+        reason = refusal.reason
+
+        def refused(roller: Roller) -> Answer:
+            raise Refused(reason)
+
+        return refused
+    return lambda roller: answer
 
 
 def _shown(line: str) -> str:

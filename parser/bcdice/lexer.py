@@ -4,14 +4,16 @@ As in BCDice, a command is read only up to its first whitespace (what follows is
 ASCII digits are numbers, runs of `< > ! =` are one comparison operator (normalised the way BCDice
 does, by substring, so `=>` is `>=` and `<>` is `!=`), and every other character is a token of its
 own, upper-cased (`d` and `D` are the same letter).
+
+The tokens come in one scan (one regular expression over the word); a token list carries the tuple
+of its kinds, which is all a `Cursor` looks at until it accepts a token.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple
-
-import regex
 
 from parser.bcdice.limits import MAX_NESTING, MAX_NUMBER_DIGITS, too_deep, too_many_digits
 
@@ -21,7 +23,9 @@ CMP = "CMP"
 # Ruby's `\s`: the separators of `String#split(" ")` and of the scanners of choice and repeat.
 RUBY_SPACE = " \t\n\v\f\r"
 
-_TOKEN = regex.compile(r"[0-9]+|[<>!=]+|.", regex.DOTALL)
+_TOKEN = re.compile(r"[0-9]+|[<>!=]+|.", re.DOTALL)
+_FIRST_WORD = re.compile(r"[ \t\n\v\f\r]*([^ \t\n\v\f\r]*)")
+_END = ""  # the kind after the last token: no token has it, so `accept` needs no bounds check
 
 
 class Token(NamedTuple):
@@ -32,11 +36,7 @@ class Token(NamedTuple):
 
 def first_word(source: str) -> str:
     """Ruby's `source.split(" ", 2).first`: leading whitespace skipped, cut at the next whitespace."""
-    stripped = source.lstrip(RUBY_SPACE)
-    for index, char in enumerate(stripped):
-        if char in RUBY_SPACE:
-            return stripped[:index]
-    return stripped
+    return _FIRST_WORD.match(source)[1]  # type: ignore[index]  # the pattern matches any string
 
 
 def comparison_operator(text: str) -> str | None:
@@ -56,23 +56,43 @@ def comparison_operator(text: str) -> str | None:
     return None
 
 
+class Tokens(tuple):
+    """The tokens of a command, with `kinds`: each token's kind, then `_END`."""
+
+    kinds: tuple[str, ...]
+
+
 @lru_cache(maxsize=512)
-def tokenize(source: str) -> tuple[Token, ...]:
+def tokenize(source: str) -> Tokens:
     """The tokens of the command part of `source` (its first whitespace-separated word).
 
     Cached: BCDice's families each read the same line in turn.
     """
-    tokens: list[Token] = []
-    for match in _TOKEN.finditer(first_word(source)):
-        text = match[0]
-        first = text[0]
-        if "0" <= first <= "9":
-            tokens.append(Token(NUMBER, text))
-        elif first in "<>!=":
-            tokens.append(Token(CMP, text, comparison_operator(text)))
-        else:
-            tokens.append(Token(text.upper(), text))
-    return tuple(tokens)
+    known = _KNOWN
+    tokens = [known.get(text) or _token(text) for text in _TOKEN.findall(first_word(source))]
+    listed = Tokens(tokens)
+    listed.kinds = (*[token.kind for token in tokens], _END)
+    return listed
+
+
+def _token(text: str) -> Token:
+    first = text[0]
+    if "0" <= first <= "9":
+        token = Token(NUMBER, text)
+    elif first in "<>!=":
+        token = Token(CMP, text, comparison_operator(text))
+    else:
+        token = Token(text.upper(), text)
+    if len(text) <= _KNOWN_LENGTH and len(_KNOWN) < _KNOWN_KEPT:
+        _KNOWN[text] = token
+    return token
+
+
+# Tokens are immutable, and commands are made of the same few (`D`, `6`, `+`, `>=`): one of each is
+# kept. Any text may come from a post, so only short ones, and only so many.
+_KNOWN: dict[str, Token] = {}
+_KNOWN_LENGTH = 6
+_KNOWN_KEPT = 8192
 
 
 def to_int(digits: str) -> int:
@@ -85,10 +105,12 @@ def to_int(digits: str) -> int:
 class Cursor:
     """A position in a token list, with the paren depth the recursive parsers have reached."""
 
-    __slots__ = ("_depth", "_pos", "_tokens")
+    __slots__ = ("_depth", "_kinds", "_pos", "_tokens")
 
-    def __init__(self, tokens: tuple[Token, ...] | list[Token]) -> None:
+    def __init__(self, tokens: Tokens | tuple[Token, ...] | list[Token]) -> None:
         self._tokens = tokens
+        kinds = getattr(tokens, "kinds", None)
+        self._kinds: tuple[str, ...] = kinds if kinds is not None else (*(t.kind for t in tokens), _END)
         self._pos = 0
         self._depth = 0
 
@@ -100,30 +122,35 @@ class Cursor:
         return self._tokens[index].kind if index < len(self._tokens) else None
 
     def at_end(self) -> bool:
-        return self._pos >= len(self._tokens)
+        return self._kinds[self._pos] == _END
 
     def accept(self, kind: str) -> Token | None:
         """Consume and return the next token if it is of `kind`."""
-        if self._pos < len(self._tokens) and self._tokens[self._pos].kind == kind:
-            token = self._tokens[self._pos]
-            self._pos += 1
-            return token
+        pos = self._pos
+        if self._kinds[pos] == kind:
+            self._pos = pos + 1
+            return self._tokens[pos]
         return None
 
     def accept_number(self) -> int | None:
-        token = self.accept(NUMBER)
-        return to_int(token.text) if token is not None else None
+        pos = self._pos
+        if self._kinds[pos] == NUMBER:
+            self._pos = pos + 1
+            return to_int(self._tokens[pos].text)
+        return None
 
     def accept_cmp(self) -> str | None:
         """Consume a comparison operator; None (nothing consumed) if absent or unrecognisable."""
-        token = self.peek()
-        if token is None or token.kind != CMP or token.op is None:
+        pos = self._pos
+        if self._kinds[pos] != CMP:
             return None
-        self._pos += 1
-        return token.op
+        op = self._tokens[pos].op
+        if op is not None:
+            self._pos = pos + 1
+        return op
 
     def starts_term(self) -> bool:
-        return self.peek_kind() in ("(", NUMBER)
+        return self._kinds[self._pos] in ("(", NUMBER)
 
     def enter(self) -> None:
         """Going one parenthesis deeper; refuses past MAX_NESTING."""
