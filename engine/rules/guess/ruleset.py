@@ -17,6 +17,7 @@ import regex
 
 from engine.report import Report, heading, line, report, table
 from engine.rng import RandomSource
+from engine.rules.guess import verify
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
 
 _GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
@@ -69,7 +70,7 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
     def resolve(
         self, state: GuessState, orders: Sequence[Order], source: RandomSource
     ) -> tuple[GuessState, Report]:
-        target = source.stream("guess/target").roll(state.sides)
+        target = source.stream(verify.PURPOSE).roll(state.sides)
         valid = [o for o in orders if 1 <= o.command <= state.sides and self._may_play(state, o.player)]
         refused = [o for o in orders if o not in valid]
         best = min((abs(o.command - target) for o in valid), default=None)
@@ -91,6 +92,12 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
 
     def finished(self, state: GuessState) -> bool:
         return state.rounds > 0 and state.round >= state.rounds
+
+    def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
+        return verify.read_period(lines)
+
+    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
+        return verify.verify_period(key, result)
 
     def rules_in_force(self, state: GuessState) -> list[str]:
         return [
