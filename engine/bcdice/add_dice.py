@@ -44,8 +44,8 @@ def evaluate(command: AddDice, roller: Roller) -> Answer:
 def prepare(command: AddDice) -> Callable[[Roller], Answer]:
     """The evaluation of one parse, with everything the dice do not change worked out beforehand."""
     template: Template = []
-    echo_parts: list[str] = []
-    total_of = _compile(command.lhs, template, echo_parts)
+    notations: list[str] = []
+    total_of = _compile(command.lhs, template, notations)
     slots = _merged(template)
     plain = isinstance(command.lhs, DiceRoll) and command.lhs.keep is None
     judged = command.cmp_op is not None and command.target is not None and command.target != UNDECIDED
@@ -62,7 +62,8 @@ def prepare(command: AddDice) -> Callable[[Roller], Answer]:
             target_text = str(target_value)
         except Refused as error:
             target_error = error
-    echo = f"({''.join(echo_parts)}{stringify.cmp_text(command.cmp_op)}{target_text})"
+    expression = "".join(slot if isinstance(slot, str) else notations[slot] for slot in slots)
+    echo = f"({expression}{stringify.cmp_text(command.cmp_op)}{target_text})"
     sep = stringify.SEP
 
     def run(roller: Roller) -> Answer:
@@ -103,27 +104,25 @@ def _merged(template: Template) -> Template:
     return merged
 
 
-def _compile(node: Node, template: Template, echo: list[str]) -> Total:
-    """`node` as a function of the dice; its breakdown appended to `template`, its echo to `echo`."""
+def _compile(node: Node, template: Template, notations: list[str]) -> Total:
+    """`node` as a function of the dice; its text appended to `template` (a roll as its index,
+    shown as `notations[index]` in the echo and as its faces in the breakdown)."""
     if isinstance(node, Num):
         number = node.value
         template.append(str(number))
-        echo.append(str(number))
         return lambda roller, rolls: number
     if isinstance(node, DiceRoll):
-        template.append(_slot_count(template))
-        return _compile_dice(node, echo)
+        template.append(len(notations))
+        return _compile_dice(node, notations)
     if isinstance(node, Chain):
-        first = _compile(node.first, template, echo)
+        first = _compile(node.first, template, notations)
         rest: list[tuple[str, Total]] = []
         for op, operand in node.rest:
             division = op in DIVISIONS
             template.append("/" if division else op)
-            echo.append("/" if division else op)
-            rest.append((op, _compile(operand, template, echo)))
+            rest.append((op, _compile(operand, template, notations)))
             if division:
                 template.append(stringify.SUM_ROUNDING.get(op, ""))
-                echo.append(stringify.SUM_ROUNDING.get(op, ""))
 
         def chain(roller: Roller, rolls: Rolls) -> int:
             total = first(roller, rolls)
@@ -134,33 +133,28 @@ def _compile(node: Node, template: Template, echo: list[str]) -> Total:
         return chain
     if isinstance(node, Neg):
         template.append("-" * node.count)
-        echo.append("-" * node.count)
-        body = _compile(node.body, template, echo)
+        body = _compile(node.body, template, notations)
         if node.count % 2:
             return lambda roller, rolls: -body(roller, rolls)
         return body
     if isinstance(node, Paren):
         template.append("(")
-        echo.append("(")
-        inner = _compile(node.inner, template, echo)
+        inner = _compile(node.inner, template, notations)
         template.append(")")
-        echo.append(")")
         return inner
     raise TypeError(f"not a sum node: {node!r}")
 
 
-def _slot_count(template: Template) -> int:
-    return sum(1 for part in template if not isinstance(part, str))
-
-
-def _compile_dice(node: DiceRoll, echo: list[str]) -> Total:
+def _compile_dice(node: DiceRoll, notations: list[str]) -> Total:
     """One roll: its count and sides computed now; a number too large refused when it is reached,
-    before the roll (count, sides) or after it (the keep count), as the tree walk did."""
+    before the roll (count, sides) or after it (the keep count), as the tree walk did. Its notation
+    (`2D6KH1`) is appended to `notations`; a refused roll has none, and its echo is never shown."""
     try:
         times = value(node.times, zero_is_one=True)
         sides = IMPLICIT_SIDES if node.sides is None else value(node.sides, zero_is_one=True)
     except Refused as error:
         reason = error.reason
+        notations.append("")
 
         def refused(roller: Roller, rolls: Rolls) -> int:
             raise Refused(reason)
@@ -174,8 +168,7 @@ def _compile_dice(node: DiceRoll, echo: list[str]) -> Total:
             count = value(node.keep_count, zero_is_one=True) if node.keep_count is not None else 1
         except Refused as error:
             count_error = error.reason
-    if count_error is None:
-        echo.append(stringify.dice_notation(RolledDice(times, sides, keep, count, (), 0)))
+    notations.append(f"{times}D{sides}{keep}{count}" if count is not None else f"{times}D{sides}")
 
     def roll(roller: Roller, rolls: Rolls) -> int:
         if sides == 66:

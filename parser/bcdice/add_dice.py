@@ -127,14 +127,11 @@ def _filter(cur: Cursor) -> str | None:
         if cur.accept("I"):
             return "MIN" if cur.accept("N") else None
         return None
-    first = "K" if cur.accept("K") else "D" if cur.accept("D") else None
+    first = cur.accept_either("K", "D")
     if first is None:
         return None
-    if cur.accept("H"):
-        return first + "H"
-    if cur.accept("L"):
-        return first + "L"
-    return None
+    second = cur.accept_either("H", "L")
+    return first + second if second is not None else None
 
 
 def _term(cur: Cursor) -> Node | None:

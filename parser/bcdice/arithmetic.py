@@ -58,11 +58,7 @@ Unary = Callable[[Cursor], "Node | None"]
 
 def accept_sign(cur: Cursor) -> str | None:
     """`+` or `-` at the cursor, consumed; None when neither stands there."""
-    if cur.accept(ADD):
-        return ADD
-    if cur.accept(SUB):
-        return SUB
-    return None
+    return cur.accept_either(ADD, SUB)
 
 
 def parse_add(cur: Cursor, unary: Unary, *, expand_negation: bool = False) -> Node | None:
@@ -89,13 +85,7 @@ def parse_mul(cur: Cursor, unary: Unary, first: Node | None = None) -> Node | No
         if first is None:
             return None
     rest: list[tuple[str, Node]] = []
-    while True:
-        if cur.accept(MUL):
-            op = MUL
-        elif cur.accept("/"):
-            op = DIV
-        else:
-            break
+    while (op := cur.accept_either(MUL, DIV)) is not None:
         node = unary(cur)
         if node is None:
             return None
@@ -106,25 +96,16 @@ def parse_mul(cur: Cursor, unary: Unary, first: Node | None = None) -> Node | No
 
 
 def _rounding(cur: Cursor) -> str:
-    if cur.accept("U") or cur.accept("C"):
-        return DIV_CEIL
-    if cur.accept("R"):
-        return DIV_ROUND
-    if cur.accept("F"):
-        return DIV_FLOOR
-    return DIV
+    kind = cur.accept_either("U", "C") or cur.accept_either("R", "F")
+    return _ROUNDINGS[kind] if kind is not None else DIV
+
+
+_ROUNDINGS = {"U": DIV_CEIL, "C": DIV_CEIL, "R": DIV_ROUND, "F": DIV_FLOOR}
 
 
 def count_minus(cur: Cursor) -> int:
     """Consume a run of `+` and `-` signs; return how many minus signs it held."""
-    minus = 0
-    while True:
-        if cur.accept(ADD):
-            continue
-        if cur.accept(SUB):
-            minus += 1
-            continue
-        return minus
+    return cur.count_minus()
 
 
 def parse_term(cur: Cursor, *, keep_parens: bool = False) -> Node | None:

@@ -132,6 +132,27 @@ class Cursor:
             return self._tokens[pos]
         return None
 
+    def accept_either(self, first: str, second: str) -> str | None:
+        """Consume the next token if it is of kind `first` or `second`; return the kind consumed."""
+        pos = self._pos
+        kind = self._kinds[pos]
+        if kind in (first, second):
+            self._pos = pos + 1
+            return kind
+        return None
+
+    def count_minus(self) -> int:
+        """Consume a run of `+` and `-` signs; return how many minus signs it held."""
+        kinds, pos, minus = self._kinds, self._pos, 0
+        while True:
+            kind = kinds[pos]
+            if kind == "-":
+                minus += 1
+            elif kind != "+":
+                self._pos = pos
+                return minus
+            pos += 1
+
     def accept_number(self) -> int | None:
         pos = self._pos
         if self._kinds[pos] == NUMBER:
