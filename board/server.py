@@ -30,9 +30,14 @@ def make_app(
     defaults: Mapping[str, str] | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> BoardApp:
-    """The board application; `clock` (JST datetimes) stamps posts, for tests that move time."""
+    """The board application; `clock` (JST datetimes) stamps posts and times samba, for tests that
+    move time."""
     store = BoardStore(Path(data), defaults=defaults)
-    posting = PostingService(store, clock=clock) if clock is not None else PostingService(store)
+    posting = (
+        PostingService(store, clock=clock, monotonic=lambda: clock().timestamp())
+        if clock is not None
+        else PostingService(store)
+    )
     return BoardApp(store, boards, posting)
 
 

@@ -132,6 +132,8 @@ class PollLoop:
         with self._cond:
             self._running.discard(due.key)
             self._busy[host] -= 1
+            # A poll that ran late is not made up for: it is due again no earlier than now.
+            following = max(following, self.clock())
             if due.key in self._again:
                 self._again.discard(due.key)
                 following = self.clock()

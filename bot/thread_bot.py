@@ -175,35 +175,40 @@ class ThreadBot:
         # end just before it. Sending waits too, so answers keep their order.
         if result.complete and owes:
             self.sender.reconcile(self.thread_id)
-        queued, follow = 0, None
-        due = self._next_event is not None and self._next_event <= now
-        if self._ask_referee or due or any(not post.handled for post in fresh):
-            queued, follow = self._referee(now)
-        last_number = result.state.last_number
-        sent = SendResult()
+        queued, follow = self._referee_if_needed(fresh, now)
+        last_number, others = result.state.last_number, sum(not post.own for post in fresh)
+        if follow is not None:  # the GM's 次スレ: the old thread drains what it owes
+            self._move_to(ThreadRef.from_url(follow), "次スレ（GM）", now)
+            return TickResult(result.outcome, others, queued, note=f"moved to {follow}", wake_at=now)
+        if last_number >= limits.res_max or any(post.system for post in result.posts):
+            note = self._thread_full(f"the thread reached its limit of {limits.res_max} posts", now)
+            return TickResult(result.outcome, others, queued, note=note, wake_at=now)
         if not result.complete:
-            sent = SendResult(waiting="the read ended inside a post: sending after a whole read")
-        elif owes or queued:
+            waiting = "the read ended inside a post: sending after a whole read"
+            return TickResult(result.outcome, others, queued, note=waiting)
+        # The next part opens before the old thread runs short: while there is room for the link and
+        # for what began there. It takes the board's next slot; the old thread's posts wait for it.
+        if self.game.rollover_at and self._room(last_number) <= self.game.rollover_at:
+            thread_id = self.thread_id
+            note, held = self._roll_over(now, written=last_number)
+            if self.thread_id != thread_id or held is not None:
+                return TickResult(result.outcome, others, queued, note=note, wake_at=held or now)
+        sent = SendResult()
+        if owes or queued:
             sent = self.sender.send(
                 self.ref, self.thread_id, last_number, self._others_after, self._post_limits()
             )
-        tick = TickResult(
-            result.outcome,
-            sum(not post.own for post in fresh),
-            queued,
-            sent.sent,
-            sent.waiting or "",
-            sent.wake_at,
-        )
-        if follow is not None:
-            self._move_to(ThreadRef.from_url(follow), "次スレ（GM）", now)
-        elif sent.closed or last_number >= limits.res_max or any(post.system for post in result.posts):
-            tick.note = self._thread_full(
-                sent.closed or f"the thread reached its limit of {limits.res_max} posts", now
-            )
-        elif self.game.rollover_at and self._room(last_number + sent.sent) <= self.game.rollover_at:
-            tick.note = self._roll_over(now, old_writable=True)
+        tick = TickResult(result.outcome, others, queued, sent.sent, sent.waiting or "", sent.wake_at)
+        if sent.closed:
+            tick.note = self._thread_full(sent.closed, now)
         return tick
+
+    def _referee_if_needed(self, fresh: list[PostRecord], now: datetime) -> tuple[int, str | None]:
+        """The referee, when there is something for it: posts to answer, the clock, or a first look."""
+        due = self._next_event is not None and self._next_event <= now
+        if self._ask_referee or due or any(not post.handled for post in fresh):
+            return self._referee(now)
+        return 0, None
 
     def _limits(self) -> BoardLimits:
         if self.limits is None:
@@ -292,21 +297,23 @@ class ThreadBot:
         pending = len(self.store.outbox(self.thread_id, ["pending", "sending"]))
         log.error("%s: the thread is closed (%s); %d answer(s) kept unsent", self.game.id, note, pending)
         if self.game.rollover_at or not self.setup.ruleset.immediate:
-            return f"{note}; {self._roll_over(now, old_writable=False)}"
+            return f"{note}; {self._roll_over(now, written=None)[0]}"
         return note
 
-    def _roll_over(self, now: datetime, *, old_writable: bool) -> str:
-        what, target = self.rollover.open_next(
+    def _roll_over(self, now: datetime, *, written: int | None) -> tuple[str, datetime | None]:
+        """Open the next part; `written`: the old thread's posts so far (None: it takes no more).
+        What happened, and when the board's pace lets it be tried again (None: not held)."""
+        what, target, held = self.rollover.open_next(
             self.ref,
             self.setup.ruleset.NAME,
             now,
-            old_writable=old_writable,
-            room=self._room(self.store.thread(self.thread_id).last_number) if old_writable else 0,
+            old_writable=written is not None,
+            free=self._limits().res_max - written if written is not None else 0,
             limits=self._post_limits(),
         )
         if target is not None:
             self._switch(target, now)
-        return what
+        return what, held
 
     def _move_to(self, target: ThreadRef, why: str, now: datetime) -> None:
         self.rollover.move(self.ref, target, why, now, keep_all=True, limits=self._post_limits())

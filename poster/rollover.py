@@ -52,16 +52,17 @@ class Rollover:
         now: datetime,
         *,
         old_writable: bool,
-        room: int = 0,
+        free: int = 0,
         limits: PostLimits = BOARD_DEFAULTS,
-    ) -> tuple[str, ThreadRef | None]:
-        """Open the next part where the board allows and say so in the old one: what happened, and the
-        thread to move to (None: not opened this time). `room`: posts the old thread still takes."""
+    ) -> tuple[str, ThreadRef | None, datetime | None]:
+        """Open the next part where the board allows and say so in the old one: what happened, the
+        thread to move to (None: not opened this time), and when the board's pace allows the next try
+        (None: not held by it). `free`: posts the old thread still takes."""
         if self.retry is not None and now < self.retry[0]:
-            return f"next thread: trying again at {self.retry[0]:%H:%M:%S}", None
+            return f"next thread: trying again at {self.retry[0]:%H:%M:%S}", None, None
         slot = self.sender.pacer.claim(ref.origin, now)  # a new thread is a post to the board too
         if slot is not None:
-            return f"next thread: the board's pace allows it at {slot:%H:%M:%S}", None
+            return f"next thread: the board's pace allows it at {slot:%H:%M:%S}", None, slot
         outcome = self.writer.new_thread(
             ref,
             threads.next_title(self.title or self._title(ref)),
@@ -80,7 +81,7 @@ class Rollover:
             if old_writable:  # once per thread (the outbox id): the GM can open it and say 次スレ
                 notice = report(line(threads.open_failed_notice(board_reason(outcome.message))))
                 self.post(ref, notice, f"{self.game_id}/{ref.key}/next-failed", now)
-            return f"next thread not opened: {outcome.message}", None
+            return f"next thread not opened: {outcome.message}", None, None
         self.retry = None
         target = ref.with_key(outcome.key)
         keep: list[str] = []
@@ -88,13 +89,13 @@ class Rollover:
             # A report begun in the old thread ends there, then the link; what has not begun goes
             # whole to the new thread. Where even that would not fit, everything goes.
             keep = self._begun(ref.id)
-            if len(keep) + 1 > room:
+            if len(keep) + 1 > free:
                 keep = []
             base = f"{self.game_id}/{ref.key}/next"
             self.post(ref, report(line(threads.moved_notice(target.read_url))), base, now)
             keep.append(f"{base}/0")
         self.move(ref, target, "次スレ", now, keep=keep, limits=limits)
-        return f"moved to {target.read_url}", target
+        return f"moved to {target.read_url}", target, None
 
     def _begun(self, thread_id: str) -> list[str]:
         """The unsent rows of reports whose first part has already been posted in the thread."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,14 +32,19 @@ class LocalBoard:
     server: BoardServer
     script: ScriptedApp
     key: str
+    apart: bool = False  # each player name writes from an address of its own (as on a real board)
 
     @classmethod
-    def start(cls, data: Path, clock=None, title: str = "ダイススレ", **settings: str) -> LocalBoard:
+    def start(
+        cls, data: Path, clock=None, title: str = "ダイススレ", *, apart: bool = False, **settings: str
+    ) -> LocalBoard:
+        """`apart`: players are told apart from the bot (127.0.0.1) by address, so that the board's
+        samba and 連投 count the bot alone, as a real board does."""
         defaults = {"BBS_SAMBATIME": "0", "timeclose": ""} | settings
         app = make_app(data, ["test"], defaults=defaults, clock=clock)
         key = open_thread(data, "test", title, "ダイスはこちら")
-        server, script = scripted_server(app)
-        return cls(data, server, script, key)
+        server, script = scripted_server(app, trust_proxy=apart)
+        return cls(data, server, script, key, apart)
 
     def url(self, dialect: str = "2ch") -> str:
         if dialect == "2ch":
@@ -68,7 +74,11 @@ class LocalBoard:
             url, encoding = f"{self.server.url}/bbs/write.cgi/local/test/{self.key}/", "euc_jp"
         body = "&".join(f"{k}={requests.utils.quote(v.encode(encoding))}" for k, v in fields.items())
         before = len(self.posts())
-        page = session.post(url, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        if self.apart:
+            spot = zlib.crc32(name.encode())
+            headers["X-Forwarded-For"] = f"10.{spot >> 16 & 255}.{spot >> 8 & 255}.{spot & 255}"
+        page = session.post(url, data=body, headers=headers)
         assert "書きこみました" in page.content.decode(encoding, errors="replace"), page.text
         return before + 1
 

@@ -80,6 +80,6 @@ class ScriptedApp:
             return sum(1 for m, path, _ in self.seen if m == method and path.startswith(prefix))
 
 
-def scripted_server(upstream: Callable) -> tuple[BoardServer, ScriptedApp]:
+def scripted_server(upstream: Callable, *, trust_proxy: bool = False) -> tuple[BoardServer, ScriptedApp]:
     app = ScriptedApp(upstream)
-    return BoardServer(app).start(), app
+    return BoardServer(app, trust_proxy=trust_proxy).start(), app

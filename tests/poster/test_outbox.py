@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from poster.markup import PostLimits
 from poster.outbox import LANDING_TIME, MAX_REST, OutboxSender
 from poster.pacing import Pacer
 from poster.writer import WriteOutcome
 from scraper.refs import ThreadRef
-from store.db import Store
+from store.db import PostRecord, Store
 
 JST = timezone(timedelta(hours=9))
 REF = ThreadRef.from_url("http://127.0.0.1:8380/test/read.cgi/test/1795954933/")
@@ -127,3 +128,85 @@ def test_a_landed_post_is_recognised_whatever_the_board_made_of_a_reference_to_a
     for stored in ("&gt;&gt;5 受付: 攻撃&#10入力<br>二行目", "&gt;&gt;5 受付: 攻撃入力<br>二行目"):
         (post,) = parse_dat(f"ボット<><>2026/11/29(日) 21:22:13<>{stored}<>\n")
         assert comparable(post.body) == comparable(sent), stored
+
+
+# -- the board's pace ----------------------------------------------------------------------------
+
+
+def test_under_a_pace_rows_due_together_go_as_one_post_and_each_is_sent_once(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>5\ndice1d6=3 (3)", clock[0])
+    first = outbox.send(REF, REF.id, 5, lambda n: True, PostLimits())
+    assert first.sent == 1 and writer.sent == [">>5\ndice1d6=3 (3)"]
+    for name, number in (("b", 6), ("c", 7)):  # answers that came while the bot had to wait
+        store.queue(name, REF.id, "dice", f">>{number}\ndice1d6=3 (3)", clock[0])
+    held = outbox.send(REF, REF.id, 8, lambda n: True, PostLimits())
+    assert held.sent == 0 and held.wake_at == clock[0] + timedelta(seconds=11)  # 10 s and the margin
+    clock[0] += timedelta(seconds=10)
+    assert outbox.send(REF, REF.id, 8, lambda n: True, PostLimits()).sent == 0 and len(writer.sent) == 1
+    clock[0] += timedelta(seconds=1)
+    assert outbox.send(REF, REF.id, 8, lambda n: True, PostLimits()).sent == 1
+    assert writer.sent[-1] == ">>6\ndice1d6=3 (3)\n\n>>7\ndice1d6=3 (3)"  # the two that waited, together
+    assert [row.state for row in store.outbox(REF.id, ["sent"])] == ["sent"] * 3
+
+
+def test_rows_that_would_not_fit_one_post_go_apart(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(*[WriteOutcome("posted")] * 3)
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>5\n1", clock[0])
+    store.queue("b", REF.id, "dice", ">>6\n" + "\n".join("x" * 5 for _ in range(21)), clock[0])
+    store.queue("c", REF.id, "dice", ">>7\n" + "\n".join("y" * 5 for _ in range(21)), clock[0])
+    for _ in range(3):
+        outbox.send(REF, REF.id, 8, lambda n: True, PostLimits(lines=24))
+        clock[0] += timedelta(seconds=11)
+    assert [body.split("\n")[0] for body in writer.sent] == [">>5", ">>6", ">>7"]
+
+
+def test_a_post_of_several_rows_whose_answer_was_lost_is_found_as_a_whole(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"), WriteOutcome("uncertain", "no answer from the board"))
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>5\nok", clock[0])
+    outbox.send(REF, REF.id, 7, lambda n: True, PostLimits())
+    for name, number in (("b", 6), ("c", 7)):
+        store.queue(name, REF.id, "dice", f">>{number}\nok", clock[0])
+    clock[0] += timedelta(seconds=11)
+    outbox.send(REF, REF.id, 8, lambda n: True, PostLimits())  # b and c together; the answer is lost
+    assert {row.id for row in store.outbox(REF.id, ["sending"])} == {"b", "c"}
+    # it had landed as post 9: the thread shows the one post, and both rows are settled by it
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=9,
+        now=clock[0],
+        posts=[PostRecord(REF.id, 9, name="ボット", body=">>6\nok\n\n>>7\nok")],
+    )
+    own = OutboxSender(store, writer, lambda: clock[0], lambda post: post.number == 9, Pacer(10))
+    own.reconcile(REF.id)
+    assert {row.id: row.sent_number for row in store.outbox(REF.id, ["sent"])} == {"a": None, "b": 9, "c": 9}
+    assert len(writer.sent) == 2
+
+
+def test_a_boards_pace_refusal_holds_every_thread_of_the_host(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    samba = WriteOutcome(
+        "retry", "593 10 sec たたないと書けません。(1回目、2 sec しかたってない)", retry_after=9, paced=True
+    )
+    writer = Writer(samba, WriteOutcome("posted"), WriteOutcome("posted"))
+    pacer = Pacer(0)  # a board that published no pace, yet refuses
+    outbox = OutboxSender(store, writer, lambda: clock[0], lambda post: False, pacer)
+    other = REF.with_key("1795954999")
+    store.ensure_thread(other.id, other.read_url, "2ch", "h")
+    store.queue("a", REF.id, "dice", ">>5\nok", clock[0])
+    store.queue("z", other.id, "dice", ">>2\nok", clock[0])
+    held = outbox.send(REF, REF.id, 6, lambda n: True)
+    assert held.wake_at == clock[0] + timedelta(seconds=10)  # 9 s asked, and the margin
+    assert outbox.send(other, other.id, 2, lambda n: True).wake_at == held.wake_at  # same host
+    clock[0] += timedelta(seconds=10)
+    assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 1
+    assert outbox.send(other, other.id, 2, lambda n: True).sent == 1
+    assert len(writer.sent) == 3

@@ -1,0 +1,136 @@
+"""The poll loop: a poll that runs long delays no other poll beyond the pool's size, and no poll is
+ever dropped — late, it runs once; a host's limit holds its polls back, not the others'."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from bot.loop import PollLoop
+
+
+def wait_until(predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def loop():
+    running = PollLoop(workers=2, per_host=1)
+    yield running
+    running.stop()
+
+
+def test_every_due_poll_runs_while_another_runs_long(loop: PollLoop) -> None:
+    counts: Counter[str] = Counter()
+    release = threading.Event()
+
+    def slow(due: float) -> float:
+        counts["slow"] += 1
+        release.wait(5)
+        return time.monotonic() + 60
+
+    def quick(key: str):
+        def poll(due: float) -> float:
+            counts[key] += 1
+            return due + 0.02
+
+        return poll
+
+    loop.add("slow", "http://a", slow)
+    loop.add("quick", "http://b", quick("quick"))
+    loop.start()
+    wait_until(lambda: counts["quick"] >= 20)  # ran on while `slow` held a worker
+    release.set()
+    assert counts["slow"] == 1
+
+
+def test_a_poll_that_comes_due_many_times_while_held_back_runs_once_late(loop: PollLoop) -> None:
+    runs: list[tuple[float, float]] = []  # (due, started)
+    release = threading.Event()
+
+    def blocker(due: float) -> float:
+        release.wait(5)
+        return time.monotonic() + 60
+
+    def same_host(due: float) -> float:
+        runs.append((due, time.monotonic()))
+        return due + 0.01  # due every 10 ms: twenty times over while the host is busy
+
+    loop.add("blocker", "http://a", blocker)
+    loop.start()
+    time.sleep(0.05)
+    loop.add("same", "http://a", same_host)  # one poll per host: it must wait for `blocker`
+    time.sleep(0.2)
+    assert runs == []
+    release.set()
+    wait_until(lambda: len(runs) >= 5)
+    assert runs[0][1] - runs[0][0] >= 0.15  # the held poll ran, late
+    # and was not made up for: each next run is due no earlier than the one before it started
+    assert all(due >= started for (_, started), (due, _) in itertools.pairwise(runs))
+    assert loop.stats.late_percentile(1.0) >= 0.15
+
+
+def test_a_wake_runs_the_poll_now_and_again_after_one_in_flight(loop: PollLoop) -> None:
+    runs: list[float] = []
+    entered = threading.Event()
+    release = threading.Event()
+
+    def poll(due: float) -> float:
+        runs.append(time.monotonic())
+        if len(runs) == 2:
+            entered.set()
+            release.wait(5)
+        return time.monotonic() + 3600
+
+    loop.add("g", "http://a", poll)
+    loop.start()
+    wait_until(lambda: len(runs) == 1)
+    loop.wake("g")  # a deadline: now, not in an hour
+    assert entered.wait(2)
+    loop.wake("g")  # while it runs: once more, right after
+    release.set()
+    wait_until(lambda: len(runs) == 3)
+
+
+def test_a_failing_poll_is_logged_and_tried_again(loop: PollLoop, caplog: pytest.LogCaptureFixture) -> None:
+    import bot.loop
+
+    calls: list[int] = []
+
+    def poll(due: float) -> float:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+        return time.monotonic() + 3600
+
+    bot.loop.RETRY_AFTER_FAILURE, saved = 0.01, bot.loop.RETRY_AFTER_FAILURE
+    try:
+        loop.add("g", "http://a", poll)
+        loop.start()
+        wait_until(lambda: len(calls) == 2)
+    finally:
+        bot.loop.RETRY_AFTER_FAILURE = saved
+    assert "g: the poll failed" in caplog.text
+
+
+def test_stop_waits_for_the_polls_in_flight() -> None:
+    loop = PollLoop(workers=2)
+    finished = threading.Event()
+
+    def poll(due: float) -> float:
+        time.sleep(0.1)
+        finished.set()
+        return time.monotonic() + 60
+
+    loop.add("g", "http://a", poll)
+    loop.start()
+    time.sleep(0.02)
+    loop.stop()
+    assert finished.is_set()
