@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from engine.report import Report
 from engine.rng import RandomSource, RecordedSource
+from engine.rules.naval.batch import gc_paused, read_toml
 from engine.rules.naval.help import HELP
 from engine.rules.naval.orders import (
     NavalOrder,
@@ -77,10 +78,11 @@ def resolve(
     return resolution.state, build_report(resolution)
 
 
+@gc_paused
 def load_scenario(text: str) -> NavalState:
     """A scenario TOML's text to the initial state; a TOML syntax error is a ScenarioError too."""
     try:
-        data = tomllib.loads(text)
+        data = read_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"シナリオのTOMLが読めません：{error}") from error
     return initial_state(data)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.report import Block, Line, Report, anchor, heading, line, section, strong, table
+from engine.report import Anchor, Block, Line, Report, Span, Strong, Text, heading, line, section, table
+from engine.rules.naval.batch import gc_paused
 from engine.rules.naval.results import LETTERS, LOSS, MOVED, VOID, WIN, OrderResult, Resolution
 from engine.rules.naval.state import state_to_dict
 
@@ -47,16 +48,30 @@ def _how(result: OrderResult) -> str | None:
     return None
 
 
+_ARROW, _SPACE = Text(" → "), Text(" ")
+
+
 def order_line(result: OrderResult) -> Line:
-    parts: list[Any] = []
+    return _order_line(result)[0]
+
+
+def _order_line(result: OrderResult) -> tuple[Line, str]:
+    """The order's line and the same as bare text (`Line.plain`), built together: a period may have
+    ten thousand of them."""
+    label, how, outcome = order_label(result), _how(result), outcome_text(result)
+    spans: list[Span] = []
+    head = ""
     if result.post is not None:
-        parts += [anchor(result.post), " "]
-    parts.append(order_label(result))
-    how = _how(result)
+        spans += [Anchor(result.post), _SPACE]
+        head = f">>{result.post} "
+    spans.append(Text(label))
     if how:
-        parts += [" → ", how]
-    parts += [" → ", strong(outcome_text(result))]
-    return line(*parts)
+        spans += [_ARROW, Text(how)]
+        text = f"{head}{label} → {how} → {outcome}"
+    else:
+        text = f"{head}{label} → {outcome}"
+    spans += [_ARROW, Strong(outcome)]
+    return Line(tuple(spans)), text
 
 
 def randoms_table(resolution: Resolution, count: int) -> Block:
@@ -68,6 +83,7 @@ def randoms_table(resolution: Resolution, count: int) -> Block:
     return table(rows, header=["島", *letters])
 
 
+@gc_paused
 def build_report(resolution: Resolution) -> Report:
     count = resolution.state.options.randoms_per_island
     # Order lines are separate blocks so a poster may split a long period between any two of them.
@@ -76,15 +92,22 @@ def build_report(resolution: Resolution) -> Report:
         section(heading("乱数"), randoms_table(resolution, count)),
         heading("戦闘結果"),
     ]
-    orders = [order_line(result) for result in resolution.results]
-    blocks += orders or [line("このピリオドの命令はありません")]
+    built = [_order_line(result) for result in resolution.results]
+    blocks += [shown for shown, _ in built] or [line("このピリオドの命令はありません")]
     if resolution.events:
         blocks.append(section(heading("艦載機"), *(line(event) for event in resolution.events)))
     posts = sorted({result.post for result in resolution.results if result.post is not None})
-    return Report(tuple(blocks), tuple(posts), "naval-period", {"result": resolution_to_dict(resolution)})
+    # The structured result reuses the order lines just built, and leaves out the next state: whoever
+    # keeps or prints the state converts it once (the store, `threadgm adjudicate`).
+    orders = [
+        result_to_dict(result, text) for result, (_, text) in zip(resolution.results, built, strict=True)
+    ]
+    data = _resolution_data(resolution, orders)
+    return Report(tuple(blocks), tuple(posts), "naval-period", {"result": data})
 
 
-def result_to_dict(result: OrderResult) -> dict[str, Any]:
+def result_to_dict(result: OrderResult, shown: str | None = None) -> dict[str, Any]:
+    """One order's result as JSON data; `shown` is its report line's text when already built."""
     random = None
     if result.random is not None:
         random = {
@@ -107,21 +130,26 @@ def result_to_dict(result: OrderResult) -> dict[str, Any]:
         "threshold": result.threshold,
         "work": result.work,
         "post": result.post,
-        "line": order_line(result).plain,
+        "line": shown if shown is not None else _order_line(result)[1],
     }
 
 
 def resolution_to_dict(resolution: Resolution) -> dict[str, Any]:
     """The JSON form of a period: random numbers per island (by letter), results, events, next state."""
+    data = _resolution_data(resolution, [result_to_dict(result) for result in resolution.results])
+    data["state"] = state_to_dict(resolution.state)
+    return data
+
+
+def _resolution_data(resolution: Resolution, orders: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "ruleset": "naval",
         "period": resolution.period,
         "randoms": {
             island: dict(zip(LETTERS, values, strict=False)) for island, values in resolution.randoms.items()
         },
-        "orders": [result_to_dict(result) for result in resolution.results],
+        "orders": orders,
         "events": list(resolution.events),
-        "state": state_to_dict(resolution.state),
     }
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.rng import RandomSource
 from engine.rules.naval import hexgrid as naval_hex
+from engine.rules.naval.batch import gc_paused
 from engine.rules.naval.combat import attacker_wins, judgement, strength, threshold
 from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.movement import FleetMoves
@@ -77,6 +78,7 @@ class _Operation:
     failed: list[int] = field(default_factory=list)  # reached the route, but could not act at their turn
 
 
+@gc_paused
 def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: RandomSource) -> Resolution:
     """Resolve one period. `orders` are in posting order; rejections from the parser are kept so every
     line gets a result. Raises RandomsShortError only when recorded numbers run out.
@@ -87,14 +89,59 @@ def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: Ran
     list order: resolved, and resolved again with the earliest such interception void, until none is
     left (each pass voids one more, so there are at most as many passes as interceptions)."""
     randoms = PeriodRandoms(state.islands, state.options.randoms_per_island, source)
+    plan = _Plan(state, orders)  # read once: every pass meets the same orders
     failing: frozenset[int] = frozenset()
     while True:
-        period = _Period(state, orders, randoms.fresh(), failing)
+        period = _Period(state, plan, randoms.fresh(), failing)
         resolution = period.run()
         unable = sorted(period.cannot_act - failing)
         if not unable:
             return resolution
         failing |= {unable[0]}
+
+
+class _Plan:
+    """The period's orders as every pass reads them: each with its canonical unit ids and whether the
+    issuing island owns the acting unit, and the look-ahead tables (each unit's orders, who attacks and
+    who intercepts whom), read before any order is carried out, since forced defeat A and
+    interception look ahead in the order list."""
+
+    def __init__(self, state: NavalState, orders: Sequence[ParsedOrder]) -> None:
+        self.known = state.units
+        self._by_key: dict[tuple[str, ...], str] | None = None
+        self.entries = [self._entry(number, order) for number, order in enumerate(orders, start=1)]
+        self.orders_of: dict[str, list[int]] = defaultdict(list)
+        self.attacks_on: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.intercepts_on: dict[str, list[int]] = defaultdict(list)
+        for entry in self.entries:
+            order = entry.order
+            if not isinstance(order, NavalOrder) or not entry.owned:
+                continue
+            self.orders_of[order.unit].append(entry.index)
+            if order.kind == "attack" and order.target:
+                self.attacks_on[order.target].append((entry.index, order.unit))
+            elif order.kind == "intercept" and order.target:
+                self.intercepts_on[order.target].append(entry.index)
+
+    def _canonical(self, unit_id: str | None) -> str | None:
+        """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01` (the lookup is built
+        the first time an id is not found as written)."""
+        if unit_id is None or unit_id in self.known:
+            return unit_id
+        if self._by_key is None:
+            self._by_key = canonical_ids(self.known)
+        return self._by_key.get(unit_key(unit_id), unit_id)
+
+    def _entry(self, number: int, order: ParsedOrder) -> _Entry:
+        if isinstance(order, NavalOrderError):
+            return _Entry(number, order, order.island)
+        unit = self._canonical(order.unit) or order.unit
+        target = self._canonical(order.target)
+        if unit != order.unit or target != order.target:
+            order = replace(order, unit=unit, target=target)
+        island = order.island or unit_island(unit)
+        known = self.known.get(unit)
+        return _Entry(number, order, island, owned=known is not None and known.island == island)
 
 
 class _Period(FleetMoves):
@@ -103,7 +150,7 @@ class _Period(FleetMoves):
     def __init__(
         self,
         state: NavalState,
-        orders: Sequence[ParsedOrder],
+        plan: _Plan,
         randoms: PeriodRandoms,
         failing: frozenset[int],
     ) -> None:
@@ -130,43 +177,13 @@ class _Period(FleetMoves):
         self.stranded = {
             fighter: evacuation for evacuation in self.state.evacuations for fighter in evacuation.fighters
         }
-        self.known = dict(self.state.units)
-        self._by_key = canonical_ids(self.known)
-        self.entries = [self._entry(number, order) for number, order in enumerate(orders, start=1)]
-        self._index_orders()
-
-    # --- setup ------------------------------------------------------------------------------------
-
-    def _canonical(self, unit_id: str | None) -> str | None:
-        """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01`."""
-        if unit_id is None or unit_id in self.known:
-            return unit_id
-        return self._by_key.get(unit_key(unit_id), unit_id)
-
-    def _entry(self, number: int, order: ParsedOrder) -> _Entry:
-        if isinstance(order, NavalOrderError):
-            return _Entry(number, order, order.island)
-        unit = self._canonical(order.unit) or order.unit
-        order = replace(order, unit=unit, target=self._canonical(order.target))
-        island = order.island or unit_island(unit)
-        known = self.known.get(unit)
-        return _Entry(number, order, island, owned=known is not None and known.island == island)
-
-    def _index_orders(self) -> None:
-        """Each unit's orders, who is attacked by whom and who is intercepted: read before any order is
-        carried out, since forced defeat A and interception look ahead in the order list."""
-        self.orders_of: dict[str, list[int]] = defaultdict(list)
-        self.attacks_on: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        self.intercepts_on: dict[str, list[int]] = defaultdict(list)
-        for entry in self.entries:
-            order = entry.order
-            if not isinstance(order, NavalOrder) or not entry.owned:
-                continue
-            self.orders_of[order.unit].append(entry.index)
-            if order.kind == "attack" and order.target:
-                self.attacks_on[order.target].append((entry.index, order.unit))
-            elif order.kind == "intercept" and order.target:
-                self.intercepts_on[order.target].append(entry.index)
+        self.known = plan.known  # the units as the period began (the clone above is what changes)
+        self.entries = plan.entries
+        self.orders_of, self.attacks_on, self.intercepts_on = (
+            plan.orders_of,
+            plan.attacks_on,
+            plan.intercepts_on,
+        )
 
     # --- the loop -----------------------------------------------------------------------------------
 

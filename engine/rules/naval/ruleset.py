@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import tomllib
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -27,6 +28,7 @@ from engine.report import Block, Report, heading, line, report, section, table
 from engine.rng import RandomSource
 from engine.rules.naval import core as naval
 from engine.rules.naval import ending, verify
+from engine.rules.naval.batch import gc_paused, read_toml
 from engine.rules.naval.orders import (
     NavalOrder,
     NavalOrderError,
@@ -47,7 +49,7 @@ from engine.rules.naval.state import (
     unit_key,
 )
 from engine.rules.naval.verify import PURPOSE, verify_report
-from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
+from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
 
 _ADAPTER_HELP = """
 ■このスレッドでの命令の受け付け
@@ -196,6 +198,7 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
 ＜移動＞ABC-DD-A-01、(5,6)　艦船の移動（艦載機の退避は ＜移動＞ABC-F-A-05、ABC）
 取消 でそのピリオドの自分の命令を取り消し、準備完了 で早期更新に同意。"""
     settings: Sequence[Setting] = SETTINGS
+    _checked: tuple[dict[str, Any], NavalState] | None = None  # read_scenario's game, for initial_state
 
     def parse_line(self, text: str) -> OrderText | Rejection | None:
         parsed = parse_order(text)
@@ -211,11 +214,21 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
         return f"{order.post}/{order.line}"
 
     def initial_state(self, scenario: Mapping[str, Any]) -> NavalState:
+        handed, self._checked = self._checked, None
+        if handed is not None and handed[0] is scenario:
+            return handed[1]  # built by read_scenario from this very table, and given out once
         return naval.initial_state(dict(scenario))
 
+    @gc_paused
     def read_scenario(self, text: str) -> dict[str, Any]:
-        data = super().read_scenario(text)
-        naval.initial_state(dict(data))  # a scenario the rules cannot play is refused here, with why
+        """The TOML table, once the rules have built its game: a scenario they cannot play is refused
+        here, with why. The game built is kept for the `initial_state` of the same table, which
+        follows (a 20,000-unit scenario is not built twice)."""
+        try:
+            data = read_toml(text)
+        except tomllib.TOMLDecodeError as error:  # in the words of Ruleset.read_scenario
+            raise RulesetError(f"シナリオのTOMLが読めません：{error}") from error
+        self._checked = (data, naval.initial_state(dict(data)))
         return data
 
     def read_orders(self, state: NavalState, text: str) -> list[Order]:

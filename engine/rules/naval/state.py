@@ -35,6 +35,7 @@ from typing import Any
 
 import regex
 
+from engine.rules.naval.batch import gc_paused
 from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.orders import ISLAND_CODE, UNIT_ID
 
@@ -179,6 +180,7 @@ def canonical_ids(unit_ids: list[str] | dict[str, object]) -> dict[tuple[str, ..
 # --- scenario -------------------------------------------------------------------------------------
 
 
+@gc_paused
 def initial_state(scenario: dict[str, Any]) -> NavalState:
     """The state before the first period, from a parsed scenario TOML. Raises ScenarioError."""
     errors: list[str] = []
@@ -461,6 +463,7 @@ def clone(state: NavalState) -> NavalState:
 # --- JSON form ------------------------------------------------------------------------------------
 
 
+@gc_paused
 def state_to_dict(state: NavalState) -> dict[str, Any]:
     """Plain JSON-ready data (hexes as [x, y] lists), in the fields' order. Built field by field in
     one walk: the state of a big game has tens of thousands of units, and `asdict` copies each twice."""
@@ -512,6 +515,7 @@ def _hex_or_none(value: Any) -> Hex | None:
     return None if value is None else (int(value[0]), int(value[1]))
 
 
+@gc_paused
 def state_from_dict(data: dict[str, Any]) -> NavalState:
     """The inverse of `state_to_dict`."""
     islands = {
