@@ -18,6 +18,7 @@ from board.tripcode import name_and_trip
 from engine import referee
 from engine.cli import read_text
 from engine.config import BotConfig, GameConfig
+from engine.disclosure import next_disclosure
 from engine.keys import JST, game_seed
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.rules import REGISTRY
@@ -285,6 +286,8 @@ class ThreadBot:
         self._ask_referee = False
         if self.setup.clocked:
             self._next_event = referee.next_event(self.setup, self.thread, self.store, now)
+        else:  # a game answering at once still publishes each day's key when the day is over
+            self._next_event = next_disclosure(now)
         return queued, decisions.move_to
 
     def _rendered(self, changes: list[tuple[str, dict]], now: datetime) -> list[tuple[str, dict]]:

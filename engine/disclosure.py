@@ -56,6 +56,12 @@ def plan(
     return Disclosure(commit, reveal)
 
 
+def next_disclosure(now: datetime, grace: timedelta = REVEAL_GRACE) -> datetime:
+    """When today's key may next be published (and tomorrow's hash with it): a poll is due then,
+    whether or not anyone writes."""
+    return day_end(day_of(now)) + grace
+
+
 def disclosure_report(
     disclosure: Disclosure, keys: Mapping[str, bytes], commitments: Mapping[str, str]
 ) -> Report:
