@@ -209,8 +209,12 @@ class _Period(FleetMoves):
         if problem:
             base.reason = problem
             return base
-        handler = {"attack": self._attack, "intercept": self._intercept}.get(order.kind, self._move)
-        result = handler(entry, base)
+        if order.kind == "attack":
+            result = self._attack(entry, base)
+        elif order.kind == "intercept":
+            result = self._intercept(entry, base)
+        else:
+            result = self._move(entry, base)
         if result.result != VOID or result.reason.startswith(INTERCEPTED):  # the unit did act
             self.acted[order.unit].append(entry.index)
         return result
