@@ -58,6 +58,9 @@ def setting_lines(board: str, settings: Settings, top: str) -> str:
         "BBS_DELETE_NAME": settings.get("BBS_DELETE_NAME"),
         "BBS_TITLE": settings.get("BBS_TITLE"),
         "BBS_COMMENT": settings.get("BBS_SUBTITLE"),
+        # Not in したらば's own answer: the local board says how it paces writers, so that a client
+        # needs no guess for it (a real したらば leaves the client to its default).
+        "BBS_SAMBATIME": settings.get("BBS_SAMBATIME"),
     }
     return "".join(f"{key}={value}\n" for key, value in values.items())
 
