@@ -35,6 +35,7 @@ _FIRST_PERIOD = regex.compile(r"^ピリオド1 更新")
 SETUP = "setup"  # the battle part of the set-up dice's streams (地区代表選出, before the first battle)
 _FACE = regex.compile(r"^(\d+)(?:～(\d+))?\.(.+)$")
 _OUTCOME = regex.compile(r"^→ (.+)$")
+_COUNTED = regex.compile(r"^(\d+)人～(\d+)人（出目の順）$")
 _PICKED = regex.compile(r"(?:^|／ )(\d+)\.")
 _FINAL_NUMBER = regex.compile(r"^（第(\d+)戦）$")
 _CONTINUED = regex.compile(r"^（第(\d+)戦の続き：この戦闘の(\d+)個目のダイスから）$")
@@ -201,6 +202,8 @@ def _label(lines: Mapping[str, str], face: int) -> str | None:
     for span, label in lines.items():
         low, _, high = span.partition("-")
         if int(low) <= face <= int(high):
+            if counted := _COUNTED.match(label):  # a long count table in one line: face n is the n-th count
+                return f"{int(counted[1]) + face - int(low)}人"
             return label
     return None
 

@@ -9,9 +9,12 @@ import tomllib
 
 import pytest
 
-from engine.rng import SeededSource, SplitSource
+from engine.rng import SeededDice, SeededSource, SplitSource
 from engine.rules import REGISTRY
 from engine.rules.battle_royale import verify
+from engine.rules.battle_royale.events import DieRequest, Rolled
+from engine.rules.battle_royale.report import render
+from engine.rules.battle_royale.tables import count_table
 
 RULESET = REGISTRY.get("battle-royale")
 SECRET = hashlib.sha256(b"rules secret").digest()
@@ -137,3 +140,21 @@ def test_dice_whose_battle_the_report_does_not_say_are_not_passed() -> None:
 
 def test_the_stream_names_are_the_engines() -> None:
     assert verify.purpose(12, 3) == "br/12/3" and verify.purpose(verify.SETUP, 0) == "br/setup/0"
+
+
+def test_a_long_count_table_posted_in_one_line_checks_the_count() -> None:
+    """A count die of more than 12 faces is posted as one line 「1～15.1人～15人（出目の順）」: face n is n人."""
+    key = hashlib.sha256(b"count key").digest()
+    table = count_table("win_count", "＜団体用＞脱落人数ダイス", 1, 15)
+    face = SeededDice(key, "br/3/4").roll(15)
+    request = DieRequest(table, "", "", "", "br/3/4", "win_count")
+    lines = ["【第3戦】", *render([Rolled(request, (face,), f"{face}人")]).plain.split("\n")]
+    assert "1～15.1人～15人（出目の順）" in lines
+    result = verify.read_period(lines)
+    result["dice"][0]["index"] = 4  # the fifth die of battle 3, as if the four before had been read
+    assert verify.verify_period(key, result) == []
+    wrong = face % 15 + 1
+    result["dice"][0]["outcome"] = f"{wrong}人"
+    assert verify.verify_period(key, result) == [
+        f"第3戦の5個目のダイス【＜団体用＞脱落人数ダイス】の結果「{wrong}人」が表の出目 {face}（{face}人）と違います"
+    ]
