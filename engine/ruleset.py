@@ -223,6 +223,11 @@ class Ruleset(ABC, Generic[S, C]):
         """`threadgm simulate`: whole games played by themselves (None: this game cannot play itself)."""
         return None
 
+    def simulate_from(self, state: S, runs: int, seed: str, *, as_json: bool) -> str | None:
+        """`threadgm simulate --from STATE.json`: games played on from a stored position (None: this
+        game cannot). Default: None."""
+        return None
+
     def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
         """A period report as posted, read back into the structured result `verify_period` checks
         (the form of the resolution's `Report.meta["result"]`). Default: None — the game's reports
@@ -238,11 +243,6 @@ class Ruleset(ABC, Generic[S, C]):
         """A character another tool exported (ココフォリア's clipboard JSON, say) as the table to paste
         into this game's scenario file, owned by `owner` (a trip, or "" for an NPC). Default: the
         game has no characters to import."""
-    def simulate_from(self, state: S, runs: int, seed: str, *, as_json: bool) -> str | None:
-        """`threadgm simulate --from STATE.json`: games played on from a stored position (None: this
-        game cannot). Default: None."""
-        return None
-
         raise RulesetError(f"{self.NAME}にはキャラクターの取り込みがありません")
 
     def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit | None:
