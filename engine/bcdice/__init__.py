@@ -60,6 +60,7 @@ from parser.bcdice import reroll_dice as reroll_grammar
 from parser.bcdice import tally_dice as tally_grammar
 from parser.bcdice import upper_dice as upper_grammar
 from parser.bcdice.lexer import first_word
+from parser.bcdice.limits import MAX_COMMAND_CHARS
 
 __all__ = ["BCDiceResult", "clear_caches", "evaluate", "normalize"]
 
@@ -105,7 +106,7 @@ def evaluate(command: str, dice: Dice) -> BCDiceResult | None:
 
 def clear_caches() -> None:
     """Forget every kept parse and step (benchmarks measure a stream of lines that never repeat)."""
-    _steps.cache_clear()
+    _kept_steps.cache_clear()
     clear_parse_caches()
 
 
@@ -120,9 +121,15 @@ def _run(line: str, roller: Roller) -> Answer | None:
     return None
 
 
-@lru_cache(maxsize=4096)
 def _steps(line: str) -> tuple[Step | LimitExceeded, ...]:
     """The line's parses as steps to run with a command's dice, kept per line like the parses."""
+    if len(line) > MAX_COMMAND_CHARS:
+        return outcomes(line)  # the refusal alone, and an overlong line is not kept
+    return _kept_steps(line)
+
+
+@lru_cache(maxsize=4096)
+def _kept_steps(line: str) -> tuple[Step | LimitExceeded, ...]:
     return tuple(
         outcome if isinstance(outcome, LimitExceeded) else _step(outcome) for outcome in outcomes(line)
     )

@@ -4,9 +4,10 @@ after exactly the dice rolled before it."""
 
 from __future__ import annotations
 
-from engine.bcdice import clear_caches, evaluate
+from engine.bcdice import _kept_steps, clear_caches, evaluate
 from engine.rng import RecordedDice
 from parser.bcdice import parse_all
+from parser.bcdice.limits import MAX_COMMAND_CHARS
 
 BIG = "*".join(["9" * 60] * 2)  # over 10**100 once multiplied
 
@@ -59,3 +60,12 @@ def test_clear_caches_forgets_parses_and_prepared_lines() -> None:
     clear_caches()
     assert next(parse_all("3D6")) is not kept
     assert evaluate("3D6", RecordedDice([(6, 1)] * 3)).text == "(3D6) ＞ 3[1,1,1] ＞ 3"
+
+
+def test_overlong_lines_are_refused_without_being_kept() -> None:
+    clear_caches()
+    line = "1D6 " + "あ" * MAX_COMMAND_CHARS
+    for _ in range(2):
+        result = evaluate(line, RecordedDice([]))
+        assert result.refused and "長すぎ" in result.text
+    assert _kept_steps.cache_info().currsize == 0
