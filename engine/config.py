@@ -22,6 +22,16 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """[web]: the game page `threadgm run` serves beside the bot. Off unless the table is there (a
+    bot must not open a port its GM did not ask for); loopback unless `host` says otherwise."""
+
+    host: str = "127.0.0.1"  # "0.0.0.0" shows the page to the LAN (behind a proxy for the internet)
+    port: int = 8381
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
 class BotConfig:
     name: str = "ダイス係"  # may carry #tripkey: the bot then knows its posts by the trip
     mail: str = "sage"
@@ -31,6 +41,7 @@ class BotConfig:
     pace_margin: float = 1.0  # added to the board's own number (its clock counts whole seconds)
     workers: int = 8  # polls running at once
     per_host: int = 4  # of which at most this many on one board host
+    web: WebConfig | None = None  # from [web]; None: no game page
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,24 @@ def _game_config(
     return GameConfig(**values)
 
 
+def _web_config(table: object, path: Path) -> WebConfig | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [web] は表にしてください（例: [web] の下に port = 8381）")
+    unknown = set(table) - {f.name for f in fields(WebConfig)}
+    if unknown:
+        raise ConfigError(f"{path}: [web] に知らない項目があります: {', '.join(sorted(unknown))}")
+    web = WebConfig(**table)
+    if not isinstance(web.host, str) or not web.host.strip():
+        raise ConfigError(f'{path}: [web] host はアドレスの文字列です（例: "127.0.0.1"）')
+    if isinstance(web.port, bool) or not isinstance(web.port, int) or not 0 <= web.port <= 65535:
+        raise ConfigError(f"{path}: [web] port は 0～65535 の整数です")
+    if not isinstance(web.enabled, bool):
+        raise ConfigError(f"{path}: [web] enabled は true か false です")
+    return web if web.enabled else None
+
+
 def load_config(
     path: Path, registry: Registry, thread_problem: ThreadCheck
 ) -> tuple[BotConfig, list[GameConfig]]:
@@ -110,10 +139,13 @@ def load_config(
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: TOML の書き方が正しくありません ({error})") from error
     bot_table = data.get("bot", {})
-    unknown = set(bot_table) - {f.name for f in fields(BotConfig)}
+    unknown = set(bot_table) - {f.name for f in fields(BotConfig)} | ({"web"} & set(bot_table))
     if unknown:
         raise ConfigError(f"{path}: [bot] に知らない項目があります: {', '.join(sorted(unknown))}")
-    bot = BotConfig(**{**bot_table, "database": Path(bot_table.get("database", BotConfig.database))})
+    bot = BotConfig(
+        **{**bot_table, "database": Path(bot_table.get("database", BotConfig.database))},
+        web=_web_config(data.get("web"), path),
+    )
     games = [
         _game_config(table, f"{path}: [[game]] {index} 番目", path.parent, registry, thread_problem)
         for index, table in enumerate(data.get("game", []), start=1)

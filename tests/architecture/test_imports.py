@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("scraper", "parser", "engine", "poster", "store", "board", "scheduler")
+OURS = ("scraper", "parser", "engine", "poster", "store", "board", "scheduler", "web")
 # Which of our packages each folder may import (besides itself). Poster may use the engine's types only.
 ALLOWED: dict[str, tuple[str, ...]] = {
     "scraper": (),
@@ -19,6 +19,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "engine": ("parser",),
     "poster": ("scraper", "store", "engine.report", "engine.referee.ledger"),
     "bot": ("scraper", "parser", "store", "engine", "poster", "board.tripcode"),
+    "web": ("scraper", "store", "engine", "poster"),
 }
 
 
