@@ -13,6 +13,7 @@ import hashlib
 import json
 
 from engine.report import Block, Table, heading, line, table
+from engine.rules.battle_royale.ops import BattleRoyaleError
 from engine.rules.battle_royale.quick import plain_rules
 from engine.rules.battle_royale.sim import SimulationResult, simulate_from
 from engine.rules.battle_royale.state import State, contenders, state_to_dict
@@ -59,7 +60,10 @@ def status_blocks(state: State) -> list[Block]:
     if not shows_chances(state) or len(contenders(state)) < 2:
         return []
     runs = status_runs(state)
-    result = simulate_from(state, runs, position_seed(state))
+    try:
+        result = simulate_from(state, runs, position_seed(state))
+    except BattleRoyaleError:  # a position the rules cannot play on: 状態 answers without the table
+        return []
     return [
         heading(f"優勝予想（この局面から{runs:,}ゲームを試算）"),
         chance_table(result, STATUS_ROWS),

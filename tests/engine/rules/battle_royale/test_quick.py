@@ -138,6 +138,17 @@ def test_status_shows_who_is_likely_to_win_the_same_way_every_time() -> None:
     assert "検証できる乱数ではない" in AUTOMATIC.HELP and "1,000ゲーム" in AUTOMATIC.HELP
 
 
+def test_status_answers_without_the_table_when_the_position_cannot_be_played_on(monkeypatch) -> None:
+    state = after_battles(3)
+
+    def refuse(*args: object) -> None:
+        raise br.BattleRoyaleError("決着しませんでした")
+
+    monkeypatch.setattr("engine.rules.battle_royale.chances.simulate_from", refuse)
+    body = AUTOMATIC.status(state).plain
+    assert "【生き残り表】" in body and "優勝予想" not in body
+
+
 def test_cli_simulates_from_a_stored_state(tmp_path: Path) -> None:
     state = after_battles(20)
     stored = tmp_path / "state.json"
