@@ -69,3 +69,15 @@ def change_mark(store: Store, game_id: str) -> str:
             [game_id] * 5,
         ).fetchone()
     return "|".join(str(value) for value in row)
+
+
+def history_mark(store: Store, game_id: str) -> str:
+    """A mark that changes when a period is resolved (or undone) or the GM's log moves: what the
+    game's history, folded again, depends on."""
+    with store._lock:
+        row = store.db.execute(
+            "select (select count(*) || ':' || coalesce(max(period), 0) || ':' || coalesce(max(resolved_at), '')"
+            " from resolutions where game_id = ?), (select count(*) from game_log where game_id = ?)",
+            [game_id, game_id],
+        ).fetchone()
+    return "|".join(str(value) for value in row)

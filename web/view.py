@@ -13,7 +13,9 @@ read into a view.
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,8 +28,10 @@ from engine.referee import GameSetup
 from engine.report import Block, Heading, Line, Report, Section, Table
 from poster.markup import block_lines
 from store.db import OutboxRecord, Store
-from store.reads import change_mark, is_sent, sent_posts, unsent_count
-from web.history import game_now, periods, thread_of
+from store.reads import change_mark, history_mark, is_sent, sent_posts, unsent_count
+from web.history import game_now, periods, state_at, thread_of
+
+log = logging.getLogger("threadgm")
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class Views:
         self.store = store
         self.games = {config.id: (config, setup) for config, setup in games}
         self._cache: dict[str, tuple[str, GameView]] = {}
+        self._history: dict[str, tuple[str, History]] = {}
         self._lock = threading.Lock()
 
     def ids(self) -> list[str]:
@@ -144,23 +149,67 @@ class Views:
             if cached is not None and cached[0] == mark and now is None:
                 return cached[1]
         config, setup = self.games[game_id]
-        view = build(self.store, config, setup, mark, now)
+        try:
+            view = build(self.store, config, setup, mark, self._last(config, setup), now)
+        except Exception:  # a game the page cannot read must not take the other games with it
+            log.exception("%s: the game page could not be made", game_id)
+            if cached is None:
+                raise
+            return cached[1]
         with self._lock:
             self._cache[game_id] = (mark, view)
         return view
 
+    def _last(self, config: GameConfig, setup: GameSetup) -> History:
+        """The state after the last period with its result: folded again only when a period was
+        resolved or the GM's log moved (not for every receipt)."""
+        key = history_mark(self.store, setup.id)
+        with self._lock:
+            cached = self._history.get(setup.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        history = last_period(self.store, config, setup)
+        with self._lock:
+            self._history[setup.id] = (key, history)
+        return history
+
+
+@dataclass(frozen=True)
+class History:
+    state: Any
+    result: Mapping[str, Any] | None
+    resolved: tuple[int, ...]
+
+
+def last_period(store: Store, config: GameConfig, setup: GameSetup) -> History:
+    """A clocked game's periods folded again (the last one's result draws the picture); an immediate
+    game's steps are many and tell nothing more: its stored state is the picture's."""
+    ruleset = setup.ruleset
+    if ruleset.immediate:
+        state, last = state_at(setup, store)
+        return History(state, None, tuple(range(1, last + 1)))
+    resolved = periods(setup, thread_of(store, config), store)
+    if not resolved:
+        return History(ruleset.initial_state(setup.scenario), None, ())
+    final = resolved[-1]
+    result = ruleset.result_data(final.report) if final.report is not None else None
+    return History(final.state, result, tuple(p.number for p in resolved))
+
 
 def build(
-    store: Store, config: GameConfig, setup: GameSetup, mark: str, now: datetime | None = None
+    store: Store,
+    config: GameConfig,
+    setup: GameSetup,
+    mark: str,
+    history: History,
+    now: datetime | None = None,
 ) -> GameView:
     ruleset = setup.ruleset
     thread = thread_of(store, config)
     game = game_now(setup, thread, store, now or datetime.now(JST))
     started = game.book.started()
     status = game.book.status() if started or ruleset.immediate else "not started"
-    resolved = periods(setup, thread, store, game.now)
-    state = resolved[-1].state if resolved else ruleset.initial_state(setup.scenario)
-    result = ruleset.result_data(resolved[-1].report) if resolved and resolved[-1].report else None
+    resolved, state, result = history.resolved, history.state, history.result
     period = deadline = None
     senders: list[str] = []
     waiting: list[str] = []
@@ -201,13 +250,13 @@ def build(
 
 
 def _keys(
-    store: Store, setup: GameSetup, resolved: list, status: str, told: str
+    store: Store, setup: GameSetup, resolved: tuple[int, ...], status: str, told: str
 ) -> tuple[list[KeyRow], str | None]:
     """The period keys' commitments, each key once its post has been sent; the secret dice's key
     once the game is over and a sent post holds it."""
     rows: list[KeyRow] = []
     if setup.clocked:
-        told = {p.number for p in resolved if is_sent(store, _resolution_post(store, setup.id, p.number))}
+        told = {number for number in resolved if is_sent(store, _resolution_post(store, setup.id, number))}
         upto = len(resolved) + (0 if status in ("finished", "not started") else 1)
         for number in range(1, upto + 1):
             key = setup.period_key(number)

@@ -217,3 +217,21 @@ def test_a_game_without_a_picture_shows_its_status_table(tmp_path: Path) -> None
     assert "このゲームには図がありません" in text and "&gt;&gt;" in text
     assert requests.get(page.url + "/games/dice/picture.svg", timeout=10).status_code == 404
     game.close()
+
+
+def test_a_receipt_rebuilds_the_page_without_folding_the_game_again(naval, monkeypatch) -> None:
+    import web.view
+
+    folds: list[str] = []
+    original = web.view.periods
+    monkeypatch.setattr(
+        web.view, "periods", lambda *args, **kw: folds.append("fold") or original(*args, **kw)
+    )
+    views = web.view.Views(naval.store, [(naval.config, naval.bot.setup)])
+    assert views.view("naval").senders == [] and folds == ["fold"]
+    naval.post("＜攻撃＞ABC-DD-A-02、XYZ-DD-X-02", name=played.ALICE)
+    naval.tick(minutes=1)
+    assert views.view("naval").senders == ["ABC"] and folds == ["fold"]  # the order: no fold
+    naval.clock.now = naval.clock.now.replace(hour=22, minute=1)
+    naval.tick()
+    assert views.view("naval").status == "finished" and folds == ["fold", "fold"]  # the period: one
