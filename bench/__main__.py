@@ -15,9 +15,14 @@ def main(argv: list[str]) -> int:
         for info in pkgutil.iter_modules([str(here)])
         if info.name.startswith("bench_")
     )
-    # `python -m bench dice --bcdice PATH`: what follows the first `--option` goes to each bench's main.
-    options = next((argv[i:] for i, arg in enumerate(argv) if arg.startswith("--")), [])
-    argv = argv[: len(argv) - len(options)]
+    # `python -m bench dice --bcdice PATH`, `python -m bench scale 1000 --interval 10`: what follows
+    # the bench names (from the first option, or the first word that names no bench) goes to each
+    # bench's main.
+    names = 0
+    while names < len(argv) and argv[names] in available:
+        names += 1
+    options = argv[names:] if names else [arg for arg in argv if arg not in available]
+    argv = argv[:names] if names else [arg for arg in argv if arg in available]
     wanted = argv or available
     unknown = [name for name in wanted if name not in available]
     if unknown:

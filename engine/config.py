@@ -109,6 +109,18 @@ def _game_config(
     return GameConfig(**values)
 
 
+def _check_pace(table: dict, path: Path) -> None:
+    """[bot]'s numbers for the pace of posts and the poll loop."""
+    for key in ("pace_seconds", "pace_margin"):
+        value = table.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigError(f"{path}: [bot] {key} は 0 以上の秒数です（例: {key} = 10）")
+    for key in ("workers", "per_host"):
+        value = table.get(key, 1)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 256:
+            raise ConfigError(f"{path}: [bot] {key} は 1～256 の整数です")
+
+
 def _web_config(table: object, path: Path) -> WebConfig | None:
     if table is None:
         return None
@@ -142,6 +154,7 @@ def load_config(
     unknown = set(bot_table) - {f.name for f in fields(BotConfig)} | ({"web"} & set(bot_table))
     if unknown:
         raise ConfigError(f"{path}: [bot] に知らない項目があります: {', '.join(sorted(unknown))}")
+    _check_pace(bot_table, path)
     bot = BotConfig(
         **{**bot_table, "database": Path(bot_table.get("database", BotConfig.database))},
         web=_web_config(data.get("web"), path),

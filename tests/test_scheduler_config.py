@@ -89,3 +89,34 @@ def test_run_reports_a_bad_configuration_without_a_traceback(tmp_path: Path) -> 
     result = CliRunner().invoke(main, ["run", str(write(tmp_path, "[bot]\n"))])
     assert result.exit_code == 1
     assert "[[game]] がひとつもありません" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ('pace_seconds = "10"', "pace_seconds は 0 以上の秒数"),
+        ("pace_margin = -1", "pace_margin は 0 以上の秒数"),
+        ("workers = 0", "workers は 1～256 の整数"),
+        ("per_host = 2.5", "per_host は 1～256 の整数"),
+    ],
+)
+def test_the_pace_and_loop_numbers_are_checked(tmp_path: Path, line: str, words: str) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        f'[bot]\n{line}\n[[game]]\nid = "g"\nrules = "dice"\n'
+        'thread = "http://127.0.0.1:8380/test/read.cgi/test/1700000000/"\n',
+        "utf-8",
+    )
+    with pytest.raises(ConfigError, match=words):
+        load_config(config)
+
+
+def test_the_pace_and_loop_numbers_reach_the_bot(tmp_path: Path) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        '[bot]\npace_seconds = 30\npace_margin = 2\nworkers = 16\nper_host = 2\n[[game]]\nid = "g"\n'
+        'rules = "dice"\nthread = "http://127.0.0.1:8380/test/read.cgi/test/1700000000/"\n',
+        "utf-8",
+    )
+    bot, _ = load_config(config)
+    assert (bot.pace_seconds, bot.pace_margin, bot.workers, bot.per_host) == (30, 2, 16, 2)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("scraper", "parser", "engine", "poster", "store", "board", "scheduler", "web")
+OURS = ("scraper", "parser", "engine", "poster", "store", "board", "bot", "scheduler", "web")
 # Which of our packages each folder may import (besides itself). Poster may use the engine's types only.
 ALLOWED: dict[str, tuple[str, ...]] = {
     "scraper": (),
