@@ -4,6 +4,7 @@ no database write, and a rollover puts the link in the old thread with the repor
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -124,6 +125,68 @@ def test_rollover_under_samba_keeps_the_begun_report_and_the_link_in_the_old_thr
         assert report[0].startswith("【ピリオド1 更新】") and "鍵 ピリオド1" in "\n".join(report)
         assert refused == []
         assert store.thread(old.id).status == "moved"
+    finally:
+        board.close()
+        store.close()
+
+
+def test_a_battle_royale_of_twenty_periods_with_a_rollover_never_trips_samba(tmp_path: Path) -> None:
+    # The measurement on a real server: samba 10 s, a battle royale and a rollover. Time is
+    # injected into the board (its samba counts it too) and the bot, and moves as a poll loop would:
+    # to the next poll, the next held post or the next deadline, whichever comes first.
+    from engine.rules import REGISTRY
+
+    clock = Clock()
+    board = LocalBoard.start(
+        tmp_path / "board",
+        clock=clock,
+        title="都道府県バトロワ",
+        apart=True,
+        BBS_SAMBATIME="10",
+        BBS_THREAD_STOP="30",
+    )
+    scenario = tmp_path / "br.toml"
+    scenario.write_text(REGISTRY.get("battle-royale").template() or "", "utf-8")
+    config = GameConfig(
+        "br",
+        "battle-royale",
+        board.url(),
+        poll_seconds=300,
+        idle_seconds=300,
+        scenario=scenario,
+        schedule={"interval": "10m", "anchor": "2026-12-01 20:10", "grace": "0m"},
+        dice=False,
+        rollover_at=5,
+        seed="pace|battle-royale|1",
+    )
+    store = Store(tmp_path / "bot.sqlite")
+    try:
+        refused = refusals_of(board)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+        first = bot.ref
+        for _ in range(3000):
+            result = bot.tick()
+            if store.resolution("br", 20) is not None and not store.owes(bot.thread_id) and not bot.draining:
+                break
+            upcoming = [clock.now + timedelta(seconds=bot.interval(clock.now))]
+            upcoming += [at for at in (result.wake_at, bot.next_event()) if at is not None]
+            clock.now = max(min(upcoming), clock.now + timedelta(seconds=1))
+        else:
+            raise AssertionError("twenty periods were not played")
+        threads = [first.key, bot.ref.key]
+        assert threads[0] != threads[1] and [t.status for t in store.threads_of_game("br")] == [
+            "moved",
+            "active",
+        ]
+        assert refused == []  # not one samba refusal
+        old, new = (dat(board, key) for key in threads)
+        assert old[-1].trip == BOT_TRIP and old[-1].body == f"次スレを立てました: {bot.ref.read_url}"
+        for posts in (old, new):  # every period report sits whole in one thread: its key closes it there
+            text = "\n".join(p.body for p in posts if p.trip == BOT_TRIP)
+            begun = {int(n) for n in re.findall(r"^【ピリオド(\d+) 更新】", text, flags=re.M)}
+            keyed = {int(n) for n in re.findall(r"^鍵 ピリオド(\d+):", text, flags=re.M)}
+            assert begun == keyed and begun
+        assert len(set(re.findall(r"【ピリオド(\d+) 更新】", "\n".join(p.body for p in old + new)))) >= 20
     finally:
         board.close()
         store.close()
