@@ -1,7 +1,8 @@
-"""The evaluated form of a sum (`xDy`): the AST with every die roll replaced by what it rolled.
+"""A die roll of a sum (`xDy`) after rolling: what it rolled and what it adds.
 
-Evaluation (`add_dice`) builds it, the stringifier (`stringify`) prints it twice: once as the command
-BCDice echoes (`2D6+1`, counts and sides computed), once as the interim with the faces (`8[5,3]+1`).
+Evaluation (`add_dice`) makes one per roll and fills the breakdown (`8[5,3]+1`) from them; the
+stringifier (`stringify`) prints a tree holding them both ways, as the echo (`2D6+1`, counts and sides
+computed) and as the breakdown with the faces.
 """
 
 from __future__ import annotations
