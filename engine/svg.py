@@ -67,6 +67,20 @@ def to_string(root: ET.Element) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+def wrap(text: str, width: float, size: float = 12) -> list[str]:
+    """A line of text cut into lines that fit `width` pixels at font `size` (SVG text does not wrap;
+    a wide or ambiguous character is counted a whole em, any other half)."""
+    lines, current, used = [], "", 0.0
+    for char in text:
+        step = size if unicodedata.east_asian_width(char) in "WFA" else size / 2
+        if current and used + step > width - 8:
+            lines.append(current)
+            current, used = "", 0.0
+        current += char
+        used += step
+    return [*lines, current] if current or not lines else lines
+
+
 def polygon(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
 

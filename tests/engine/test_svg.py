@@ -27,3 +27,11 @@ def test_every_prefecture_has_a_tile_of_its_own_and_full_names_find_theirs() -> 
     assert places["青森県"] == svg.JAPAN_TILES["青森"] and places["北海道"] == svg.JAPAN_TILES["北海道"]
     # a name that is no prefecture, and a second name for a tile already taken, go below the map
     assert places["月面"] == (0, svg.JAPAN_ROWS + 1) and places["青森"] == (1, svg.JAPAN_ROWS + 1)
+
+
+def test_long_text_is_cut_into_lines_that_fit() -> None:
+    text = "戦闘: " + "長い説明" * 40 + " abc"
+    lines = svg.wrap(text, 200)
+    assert "".join(lines) == text and len(lines) > 5
+    assert all(sum(12 if ord(c) > 0x2000 else 6 for c in line) <= 192 for line in lines)
+    assert svg.wrap("", 200) == [""] and svg.wrap("短い", 200) == ["短い"]

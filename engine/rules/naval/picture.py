@@ -40,9 +40,9 @@ def battles(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
 def picture(state: NavalState, result: Mapping[str, Any] | None = None) -> str:
     colour = {code: FILLS[index % len(FILLS)] for index, code in enumerate(state.islands)}
-    width = W * (state.width + 0.5) + 8
+    width = max(W * (state.width + 0.5) + 8, 640.0)  # room for the legend under a small map
     fights = battles(result)
-    notes = [f"戦闘: {f.get('line') or f.get('order')}" for f in fights]
+    notes = [piece for f in fights for piece in svg.wrap(f"戦闘: {f.get('line') or f.get('order')}", width)]
     height = 1.5 * R * (state.height - 1) + 2 * R + 8
     root = svg.document(width, height + 20 * (len(notes) + 1), f"海戦 ピリオド{state.period}")
     sea = svg.group(root, None, **{"class": "sea"})
