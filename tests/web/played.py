@@ -111,10 +111,13 @@ def naval(tmp_path: Path, periods: int = 2) -> Played:
 
 
 def battle_royale(
-    tmp_path: Path, roster: tuple[str, ...] | None = EAST, periods: int | None = None
+    tmp_path: Path,
+    roster: tuple[str, ...] | None = EAST,
+    periods: int | None = None,
+    mastermind: bool = False,
 ) -> Played:
     """The automatic battle royale, two battles a period: to its end (`periods` None) or that many
-    periods. `roster` None plays the packaged 47 prefectures."""
+    periods. `roster` None plays the packaged 47 prefectures; `mastermind` hides a 黒幕 among them."""
     scenario = tmp_path / "battle_royale.toml"
     if roster is None:
         text = (
@@ -123,6 +126,8 @@ def battle_royale(
         scenario.write_text(re.sub(r"(?m)^battles_per_period = \d+", "battles_per_period = 3", text), "utf-8")
     else:
         lines = ['title = "東日本バトロワ"', "", "[options]", "summary_every = 3", "battles_per_period = 2"]
+        if mastermind:
+            lines += ["", "[mastermind]", "enabled = true", "lives = 4"]
         for name in roster:
             lines += ["", "[[prefectures]]", f"name = {json.dumps(name, ensure_ascii=False)}"]
         scenario.write_text("\n".join(lines) + "\n", "utf-8")

@@ -235,3 +235,22 @@ def test_a_receipt_rebuilds_the_page_without_folding_the_game_again(naval, monke
     naval.clock.now = naval.clock.now.replace(hour=22, minute=1)
     naval.tick()
     assert views.view("naval").status == "finished" and folds == ["fold", "fold"]  # the period: one
+
+
+def test_a_hidden_mastermind_stays_hidden_on_every_page(tmp_path: Path) -> None:
+    game = played.battle_royale(tmp_path, periods=2, mastermind=True)
+    state = json.loads(game.store.last_resolution("br").state)
+    mastermind = state["mastermind"]
+    assert mastermind["name"] and not mastermind["revealed"], "the seed must leave the mastermind hidden"
+    for path, text in every_page(game).items():
+        for secret in (
+            "黒幕は『",
+            "協力者に",
+            "（GM）",
+            f"黒幕『{mastermind['name']}』",
+            game.bot.setup.rules_secret.hex(),
+        ):
+            assert secret not in text, (path, secret)
+        for name in mastermind["collaborators"]:
+            assert f"協力者『{name}』" not in text, path
+    game.close()
