@@ -27,6 +27,7 @@ from scraper.fetch import USER_AGENT, make_session
 from scraper.refs import ThreadRef
 from scraper.sources import load_thread
 from store.db import Store
+from web.cli import web_commands
 
 __all__ = ["BotConfig", "GameConfig", "Runner", "ThreadBot", "TickResult", "load_config", "main"]
 
@@ -49,6 +50,7 @@ for _command in (
         open_thread,
         lambda p: _bot_trip(p),
     ),
+    *web_commands(REGISTRY, lambda p: load_config(p)),
 ):
     main.add_command(_command)
 
@@ -110,7 +112,13 @@ def run_command(config: Path, verbose: bool) -> None:
     """ボットを動かす (poll the configured threads and answer them until SIGINT/SIGTERM)."""
     _setup_logging(verbose)
     bot, games = _config(config)
-    runner = Runner(bot, games)
+    try:
+        runner = Runner(bot, games)
+    except OSError as error:  # the game page's port ([web]) is taken
+        port = bot.web.port if bot.web else "?"
+        raise click.ClickException(
+            f"{config}: [web] のポート {port} を開けません（{error}）。port で別の番号を指定してください"
+        ) from error
     for thread_bot in runner.bots:
         game = thread_bot.game
         log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)

@@ -24,6 +24,7 @@ from poster.pacing import Pacer
 from scraper.fetch import USER_AGENT, make_session
 from scraper.refs import ThreadRef
 from store.db import Store
+from web.server import GamePage
 
 log = logging.getLogger("threadgm")
 
@@ -43,6 +44,9 @@ class Runner:
         self.clock = clock or (lambda: datetime.now(JST))
         self.bots = [ThreadBot(game, bot, self.store, self.session, self.clock, self.pacer) for game in games]
         self.loop = PollLoop(bot.workers, bot.per_host)
+        web = bot.web if bot.web is not None and bot.web.enabled else None
+        games_of_page = [(thread_bot.game, thread_bot.setup) for thread_bot in self.bots]
+        self.page = GamePage(self.store, games_of_page, web.host, web.port) if web is not None else None
         self.scheduler = BackgroundScheduler(timezone=JST)
         self._clock_jobs: dict[str, datetime | None] = {}
         self.stopping = threading.Event()
@@ -100,6 +104,9 @@ class Runner:
         for thread_bot in self.bots:
             self.loop.add(thread_bot.game.id, thread_bot.ref.origin, self._poll(thread_bot))
         self.loop.start()
+        if self.page is not None:
+            self.page.start()
+            log.info("game page: %s", self.page.url)
 
     def run_until_signalled(self) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -111,5 +118,8 @@ class Runner:
     def stop(self) -> None:
         log.info("stopping: waiting for the running polls to finish")
         self.loop.stop()
-        self.scheduler.shutdown(wait=True)
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=True)
+        if self.page is not None:
+            self.page.close()
         self.store.close()

@@ -18,7 +18,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "board": (),
     "engine": ("parser",),
     "poster": ("scraper", "store", "engine.report", "engine.referee.ledger"),
-    "bot": ("scraper", "parser", "store", "engine", "poster", "board.tripcode"),
+    "bot": ("scraper", "parser", "store", "engine", "poster", "web", "board.tripcode"),
     "web": ("scraper", "store", "engine", "poster"),
 }
 

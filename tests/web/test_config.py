@@ -47,3 +47,27 @@ def test_no_web_table_no_page_and_an_empty_one_serves_on_loopback(tmp_path: Path
 def test_a_web_table_it_cannot_use_is_refused(tmp_path: Path, table: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load(tmp_path, table)
+
+
+def test_run_says_so_when_the_pages_port_is_taken(tmp_path: Path) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    from scheduler import main
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        config = tmp_path / "bot.toml"
+        config.write_text(
+            f'[bot]\ndatabase = "{tmp_path / "b.sqlite"}"\n[web]\nport = {port}\n'
+            '[[game]]\nid = "g"\nrules = "dice"\nthread = "http://127.0.0.1:9/test/read.cgi/test/1700000000/"\n',
+            "utf-8",
+        )
+        result = CliRunner().invoke(main, ["run", str(config)])
+    finally:
+        taken.close()
+    assert result.exit_code == 1 and f"[web] のポート {port} を開けません" in result.output
