@@ -15,6 +15,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 import regex
 
@@ -29,6 +30,9 @@ from board.tripcode import dat_name, key_bytes, split_name, trip_for_key
 JST = timezone(timedelta(hours=9), "JST")
 # The `#` that starts a cap password, not the one of a character reference (`&#9829;`), as in names.
 _CAP_PASSWORD = regex.compile(r"(?<!&)#")
+# A crypt trip costs about 0.3 ms of pure-Python DES, and the same few posters (the GM bot above all)
+# post with the same key again and again: the last keys' trips are kept, in this process only.
+_trip = lru_cache(maxsize=256)(trip_for_key)
 
 
 def jst_now() -> datetime:
@@ -259,7 +263,7 @@ class PostingService:
         # space, so `G\x0bM` is the `GM` every reader sees, and the trip key is the one they could type.
         cleaned = text.strip_controls(text.single_line(raw), separator="")
         display, key = split_name(cleaned.replace("＃", "#"))
-        trip = trip_for_key(key_bytes(key)) if key is not None else None
+        trip = _trip(key_bytes(key)) if key is not None else None
         display = text.escape(display, amp=not amp_pass, quote=True).removeprefix(" ")
         return text.quote_reserved(text.disarm_marks(display)), trip
 
