@@ -139,9 +139,9 @@ def test_guess_from_the_written_files(table_for) -> None:
 
 def _naval_players(config: str, scenario: str) -> tuple[str, str]:
     """The README: edit the scenario's players first (ABC is Alice's, XYZ is Bob's)."""
-    assert scenario.count('"アリス◆XXXXXXXXXX"') == 1 and scenario.count('"◆YYYYYYYYYY"') == 1
-    scenario = scenario.replace('"アリス◆XXXXXXXXXX"', f'"アリス{trip(ALICE)}"')
-    return config, scenario.replace('"◆YYYYYYYYYY"', f'"{trip(BOB)}"')
+    alice, bob = '"アリス◆ここにアリスのトリップ"', '"◆ここにもう一人のトリップ"'
+    assert scenario.count(alice) == 1 and scenario.count(bob) == 1
+    return config, scenario.replace(alice, f'"アリス{trip(ALICE)}"').replace(bob, f'"{trip(BOB)}"')
 
 
 _LOST = re.compile(r"([A-Z]+-[A-Z]+-[A-Z]+-\d+)(?:は|も)?消滅")
