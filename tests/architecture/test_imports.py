@@ -19,7 +19,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "engine": ("parser",),
     "poster": ("scraper", "store", "engine.report", "engine.referee.ledger"),
     "bot": ("scraper", "parser", "store", "engine", "poster", "web", "board.tripcode"),
-    "web": ("scraper", "store", "engine", "poster"),
+    "web": ("scraper", "store", "engine", "poster", "board.server"),
 }
 
 
