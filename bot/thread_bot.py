@@ -22,7 +22,6 @@ from engine.disclosure import next_disclosure
 from engine.keys import JST, game_seed
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.rules import REGISTRY
-from engine.schedule import parse_schedule
 from poster.markup import PostLimits
 from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
 from poster.pacing import Pacer
@@ -98,19 +97,13 @@ class ThreadBot:
         self._active_at = store.thread(self.ref.id).active_at
         self._ask_referee = True  # at start: the opening, and any post a crash left unanswered
         self._next_event: datetime | None = None
-        ruleset = REGISTRY.get(game.rules)
-        self.setup = GameSetup(
-            game.id,
-            ruleset,
+        self.setup = GameSetup.configured(
+            game,
+            REGISTRY.get(game.rules),
             record.secret,
             record.created_at,
-            scenario=ruleset.read_scenario(read_text(game.scenario)) if game.scenario else {},
-            schedule=parse_schedule(game.schedule) if not ruleset.immediate and game.schedule else None,
-            dice=game.dice,
-            gm_trips=game.gm_trips,
-            cancel_words=game.cancel_words,
-            ready_words=game.ready_words,
-            thread_url_problem=thread_url_problem,
+            read_text(game.scenario) if game.scenario else None,
+            thread_url_problem,
         )
 
     @property

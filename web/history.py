@@ -17,7 +17,6 @@ from engine.keys import JST
 from engine.referee import Game, GameSetup, Ledger, ThreadView, refold
 from engine.report import Report
 from engine.ruleset import Registry
-from engine.schedule import parse_schedule
 from scraper.refs import ThreadRef
 from store.db import OrderRecord, Store
 from store.reads import game_record
@@ -42,19 +41,8 @@ def setup_of(
     record = game_record(store, game.id)
     if record is None:
         return None
-    ruleset = registry.get(game.rules)
-    return GameSetup(
-        game.id,
-        ruleset,
-        record.secret,
-        record.created_at,
-        scenario=ruleset.read_scenario(read_text(game.scenario)) if game.scenario else {},
-        schedule=parse_schedule(game.schedule) if not ruleset.immediate and game.schedule else None,
-        dice=game.dice,
-        gm_trips=game.gm_trips,
-        cancel_words=game.cancel_words,
-        ready_words=game.ready_words,
-    )
+    scenario = read_text(game.scenario) if game.scenario else None
+    return GameSetup.configured(game, registry.get(game.rules), record.secret, record.created_at, scenario)
 
 
 def thread_of(store: Store, game: GameConfig) -> ThreadView:

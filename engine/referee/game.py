@@ -12,12 +12,13 @@ from datetime import datetime
 from typing import Any
 
 from engine import keys
+from engine.config import GameConfig
 from engine.gm_actions import clock_adjustments
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
 from engine.ruleset import Ruleset
-from engine.schedule import PeriodClock, Schedule
+from engine.schedule import PeriodClock, Schedule, parse_schedule
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 
@@ -36,6 +37,32 @@ class GameSetup:
     cancel_words: tuple[str, ...] = CANCEL_WORDS
     ready_words: tuple[str, ...] = READY_WORDS
     thread_url_problem: Callable[[str], str | None] = lambda url: None  # why 次スレ URL is no thread
+
+    @classmethod
+    def configured(
+        cls,
+        game: GameConfig,
+        ruleset: Ruleset,
+        secret: bytes,
+        joined: datetime,
+        scenario_text: str | None,
+        thread_url_problem: Callable[[str], str | None] = lambda url: None,
+    ) -> GameSetup:
+        """A configured game's setup, with the secret and joining time the store keeps for it (the
+        bot and every tool that reads its games build it here, so they agree)."""
+        return cls(
+            game.id,
+            ruleset,
+            secret,
+            joined,
+            scenario=ruleset.read_scenario(scenario_text) if scenario_text is not None else {},
+            schedule=parse_schedule(game.schedule) if not ruleset.immediate and game.schedule else None,
+            dice=game.dice,
+            gm_trips=game.gm_trips,
+            cancel_words=game.cancel_words,
+            ready_words=game.ready_words,
+            thread_url_problem=thread_url_problem,
+        )
 
     @property
     def clocked(self) -> bool:
