@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,30 +9,16 @@ import pytest
 
 from board.admin import open_thread
 from board.server import BoardServer, make_app
+from tests.browser import browser_page as launched
+from tests.browser import needs_browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM) or shutil.which("fc-list") is None,
-    reason="Debian's chromium and fontconfig are not installed (.ci/run installs chromium and fonts-noto-cjk)",
-)
+pytestmark = needs_browser
 
 
 @pytest.fixture
 def browser_page(tmp_path: Path) -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page()
+    with launched() as page:
         yield page
-        browser.close()
 
 
 def test_post_through_the_read_cgi_form_and_the_confirmation_page(browser_page, tmp_path: Path) -> None:

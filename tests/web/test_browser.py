@@ -7,43 +7,29 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.rules.battle_royale.state import is_publicly_alive
+from tests.browser import browser_page as launched
+from tests.browser import needs_browser
 from tests.web import played
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = Path(os.environ.get("THREADGM_SCREENSHOTS", "/tmp/threadgm-web-screenshots"))
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM) or shutil.which("fc-list") is None,
-    reason="Debian's chromium and fontconfig are not installed (.ci/run installs chromium and fonts-noto-cjk)",
-)
+pytestmark = needs_browser
 
 
 @pytest.fixture
 def browser_page() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
+    with launched(viewport={"width": 1100, "height": 900}) as page:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         yield page
-        browser.close()
-        assert not errors, errors  # no script error, no CSP refusal of our own script
+    assert not errors, errors  # no script error, no CSP refusal of our own script
 
 
 def stored_state(game: played.Played):
