@@ -92,7 +92,6 @@ class ThreadBot:
         self.sender = OutboxSender(store, self.writer, clock, self.is_own, self.pacer)
         self.rollover = Rollover(game.id, store, self.writer, self.sender, game.title)
         self.limits: BoardLimits | None = None
-        self.last_poll: datetime | None = None
         self._states: dict[str, FetchState] = {}  # what each thread's reads hold, kept in memory
         self._active_at = store.thread(self.ref.id).active_at
         self._ask_referee = True  # at start: the opening, and any post a crash left unanswered
@@ -145,7 +144,6 @@ class ThreadBot:
 
     def tick(self) -> TickResult:
         now = self.clock()
-        self.last_poll = now
         drained = [self._drain(old, now) for old in list(self.draining)]
         tick = self._poll(now)
         tick.wake_at = min((at for at in [tick.wake_at, *drained] if at is not None), default=None)
@@ -182,7 +180,7 @@ class ThreadBot:
             return TickResult(result.outcome, others, queued, note=waiting)
         # The next part opens before the old thread runs short: while there is room for the link and
         # for what began there. It takes the board's next slot; the old thread's posts wait for it.
-        if self.game.rollover_at and self._room(last_number) <= self.game.rollover_at:
+        if self.game.rollover_at and self._room(last_number, owes or bool(queued)) <= self.game.rollover_at:
             thread_id = self.thread_id
             note, held = self._roll_over(now, written=last_number)
             if self.thread_id != thread_id or held is not None:
@@ -215,9 +213,9 @@ class ThreadBot:
         limits = self.limits or BoardLimits()
         return PostLimits(limits.lines, limits.chars, limits.columns)
 
-    def _room(self, last_number: int) -> int:
+    def _room(self, last_number: int, owes: bool = True) -> int:
         """Posts the thread still takes once what is owed there is sent (each row a post at most)."""
-        owed = len(self.store.outbox(self.thread_id, ["pending", "sending"]))
+        owed = len(self.store.outbox(self.thread_id, ["pending", "sending"])) if owes else 0
         return self._limits().res_max - last_number - owed
 
     def _read(self, ref: ThreadRef) -> FetchResult:
