@@ -164,7 +164,18 @@ def test_commands_in_reading_order_each_with_its_own_stream() -> None:
 
 def test_streams_are_recomputable_from_the_key() -> None:
     body = "2D6\nchoice[a,b,c]\ndice3d6="
-    assert answer_post(body, SeededSource(b"k")).plain == answer_post(body, SeededSource(b"k")).plain
+    key = b"k" * 32
+    once = answer_post(body, SeededSource(key)).plain
+    assert answer_post(body, SeededSource(key)).plain == once
+    # The answer is the key's: other keys give other answers (an answer that ignored the key would not).
+    others = {answer_post(body, SeededSource(bytes([n]) * 32)).plain for n in range(8)}
+    assert len(others | {once}) > 1
+    # ... and it is exactly what the published streams give, face for face.
+    expected = [SeededSource(key).stream(str(index)) for index in range(3)]
+    two = [expected[0].roll(6), expected[0].roll(6)]
+    assert once.startswith(f"(2D6) ＞ {sum(two)}[{two[0]},{two[1]}] ＞ {sum(two)}\n")
+    third = [expected[2].roll(6) for _ in range(3)]
+    assert once.endswith(f"dice3d6={third[0]} {third[1]} {third[2]} ({sum(third)})")
 
 
 def test_posts_without_commands_get_nothing() -> None:
@@ -246,7 +257,9 @@ def test_roll_command_answers_bcdice_then_bbs() -> None:
 
 def test_fixture_files_are_the_seed_text() -> None:
     seed = shared_path("seeds", "000_24cf679c072211d1.txt").read_text(encoding="utf-8")
-    for path in Path(TABLES).glob("*.txt"):
+    files = sorted(Path(TABLES).glob("*.txt"))
+    assert len(files) == len(SEED_TABLES) + 2  # every table of the seed, and the two prefecture lists
+    for path in files:
         assert path.read_text(encoding="utf-8") in seed + "\n", path.name
 
 

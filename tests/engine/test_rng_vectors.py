@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from engine.keys import commitment, period_key, secret_key
+from engine.keys import clocked_period_key, commitment, period_key, rules_secret, secret_key
 from engine.rng import SeededDice, stream_words
 
 SEED = bytes.fromhex("f2df830bccb8fdd844bf4a92b390ce19c88fcc609a6a42edafd6b8539d3f84f6")
@@ -38,3 +38,21 @@ def test_a_rejected_word_is_skipped() -> None:
 def test_the_secret_roll_key() -> None:
     expected = "1c705889437d39ada9226c889f1db4547930e216e211a6d0fe7ef8bba6411355"
     assert secret_key(SEED, "demo", "1795954933", 5, 0).hex() == expected
+
+
+def test_the_key_of_a_period_on_the_clock_and_of_the_rules_secret() -> None:
+    # HMAC-SHA256(seed, "period|demo|P1") and HMAC-SHA256(seed, "secret|demo|rules"), by openssl.
+    assert clocked_period_key(SEED, "demo", 1).hex() == (
+        "612bd4789c614173676bdb752648a970ab435412fcbe1dc57fdeb9f259758eb5"
+    )
+    assert rules_secret(SEED, "demo").hex() == (
+        "988995f6430ebb3c20d55992f546e0991c9eb12909ba18756ae3bca42e9a7d5e"
+    )
+
+
+def test_the_word_at_the_bound_is_rejected_and_the_one_below_it_taken() -> None:
+    # A die of WORDS[0] sides: 2^64 - (2^64 mod s) is WORDS[0] itself (bc), so the first word lies
+    # exactly on the bound and is skipped, as are the next two (above it); the fourth is taken.
+    assert SeededDice(DAY_KEY, PURPOSE).roll(WORDS[0]) == WORDS[3] % WORDS[0] + 1 == 5376278263254067369
+    # One side more moves the bound one up: the first word is then just under it and taken.
+    assert SeededDice(DAY_KEY, PURPOSE).roll(WORDS[0] + 1) == WORDS[0] + 1

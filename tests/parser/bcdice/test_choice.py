@@ -28,7 +28,8 @@ def test_a_single_range_item_is_a_range_not_a_list() -> None:
 
 def test_secret_and_case() -> None:
     assert parse("sChoice[a,b]").secret
-    assert parse("CHOICE[a,b]") is not None
+    upper = parse("CHOICE[a,b]")
+    assert (upper.delimiter, upper.items, upper.takes, upper.secret) == (BRACKET, ("a", "b"), 1, False)
 
 
 def test_not_choices() -> None:
