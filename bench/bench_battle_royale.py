@@ -66,7 +66,12 @@ def mid_game(battles: int = 20) -> br.State:
     return state
 
 
-def main(games: int = 200) -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench battle_royale")
+    parser.add_argument("--games", type=int, default=200, help="verifiable games per season (quick: ×10 plain)")
+    games = max(parser.parse_args(argv or []).games, 4)
     for mode, scenario in MODES.items():
         start = br.initial_state(scenario)
         rates: dict[str, float] = {}

@@ -4,6 +4,10 @@ No poll is dropped or skipped because another ran long: a poll that comes due wh
 is busy (or while its board host already has `per_host` polls in flight) waits in the heap and runs
 as soon as it can — late, and once. A poll says when it wants to run next; `wake` brings one
 forward (the game's clock, or a post that may go now).
+
+A poll is told when it started, not when it was due: one that ran late counts its next interval
+from then, so a backlog (a start with many games, a slow board) never turns into a burst of polls
+above the configured rate.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 
 log = logging.getLogger("threadgm")
 
-Poll = Callable[[float], float]  # (the time it was due) -> when it is due next (time.monotonic)
+Poll = Callable[[float], float]  # (the time it started) -> when it is due next (time.monotonic)
 RETRY_AFTER_FAILURE = 5.0
 
 
@@ -116,16 +120,16 @@ class PollLoop:
                     self._busy[host] += 1
                     self.stats.polls += 1
                     self.stats.late.append(now - due.at)
-                    self._pool.submit(self._run, due, host, poll)
+                    self._pool.submit(self._run, due, now, host, poll)
                 for due in waiting:
                     heapq.heappush(self._heap, due)
                 busy = len(self._running) >= self.workers or waiting
                 timeout = None if busy or not self._heap else max(self._heap[0].at - now, 0)
                 self._cond.wait(timeout)
 
-    def _run(self, due: _Due, host: str, poll: Poll) -> None:
+    def _run(self, due: _Due, started: float, host: str, poll: Poll) -> None:
         try:
-            following = poll(due.at)
+            following = poll(started)
         except Exception:  # a bug in one game must not stop the others, nor this one's next poll
             log.exception("%s: the poll failed", due.key)
             following = self.clock() + RETRY_AFTER_FAILURE

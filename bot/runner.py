@@ -52,7 +52,7 @@ class Runner:
         self.stopping = threading.Event()
 
     def _poll(self, thread_bot: ThreadBot) -> Callable[[float], float]:
-        def poll(due: float) -> float:
+        def poll(started: float) -> float:
             try:
                 result = thread_bot.tick()
             except Exception:  # a bug must not stop the other games or the next poll
@@ -70,7 +70,7 @@ class Runner:
                 )
             self._set_clock(thread_bot)
             now = thread_bot.clock()
-            following = due + thread_bot.interval(now)
+            following = started + thread_bot.interval(now)
             if result.wake_at is not None:
                 following = min(following, time.monotonic() + max((result.wake_at - now).total_seconds(), 0))
             return max(following, time.monotonic())
