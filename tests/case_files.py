@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+import pytest
 
 from engine import tools
 from engine.report import Report
@@ -134,6 +137,24 @@ def registered_cases() -> list[Case]:
         for path in sorted((ROOT / "engine" / "rules" / folder / "cases").glob("*.case")):
             cases += load_cases(path, folder)
     return cases
+
+
+def cases_of(folder: str) -> list[Case]:
+    """The cases of one game folder, as `registered_cases` reads them."""
+    return [case for case in registered_cases() if case.game == folder]
+
+
+def case_test(folder: str) -> Callable[[Case], None]:
+    """A parametrized test of every case of one game: each game's own test folder runs its cases
+    (`test_case = case_test("naval")` in tests/engine/rules/naval/test_cases.py)."""
+    cases = cases_of(folder)
+    assert cases, f"engine/rules/{folder}/cases holds no case"
+
+    @pytest.mark.parametrize("case", cases, ids=[case.id for case in cases])
+    def test_case(case: Case) -> None:
+        run_case(case)
+
+    return test_case
 
 
 def ruleset_of(folder: str) -> Ruleset:

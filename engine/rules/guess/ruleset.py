@@ -57,6 +57,15 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
     def order_key(self, order: Order) -> str:
         return order.player
 
+    def check(self, state: GuessState, order: Order) -> str | None:
+        """The receipt says at once what the update would say: a stranger's guess or one out of range
+        counts for nothing, so it is refused when written, while the player can still fix it."""
+        if not self._may_play(state, order.player):
+            return f"{order.player}さんは参加者ではありません（参加者: {'、'.join(state.players or ())}）"
+        if not 1 <= order.command <= state.sides:
+            return f"予想は1～{state.sides}の数で書いてください"
+        return None
+
     def initial_state(self, scenario: Mapping[str, Any]) -> GuessState:
         players = scenario.get("players")
         sides = int(scenario.get("sides", 100))
@@ -71,7 +80,7 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         self, state: GuessState, orders: Sequence[Order], source: RandomSource
     ) -> tuple[GuessState, Report]:
         target = source.stream(verify.PURPOSE).roll(state.sides)
-        valid = [o for o in orders if 1 <= o.command <= state.sides and self._may_play(state, o.player)]
+        valid = [o for o in orders if self.check(state, o) is None]
         refused = [o for o in orders if o not in valid]
         best = min((abs(o.command - target) for o in valid), default=None)
         winners = sorted({o.player for o in valid if abs(o.command - target) == best})
@@ -80,7 +89,7 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
             scores[player] = scores.get(player, 0) + 1
         blocks = [heading(f"数当て 第{state.round + 1}回"), line(f"目標の数: {target}（1D{state.sides}）")]
         blocks += [line(f"{o.player}: {o.command}（差 {abs(o.command - target)}）") for o in valid]
-        blocks += [line(f"{o.player}: {o.command} は範囲外のため無効") for o in refused]
+        blocks += [line(f"{o.player}: {o.command} は{_void_reason(state, o)}のため無効") for o in refused]
         blocks.append(line("当たり: " + "、".join(winners) if winners else "予想はありませんでした"))
         new = replace(state, round=state.round + 1, scores=scores, last_target=target)
         result: dict[str, Any] = {"target": target, "winners": winners, "scores": scores}
@@ -149,6 +158,10 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
     @staticmethod
     def _may_play(state: GuessState, player: str) -> bool:
         return state.players is None or player in state.players
+
+
+def _void_reason(state: GuessState, order: Order) -> str:
+    return "範囲外" if GuessRuleset._may_play(state, order.player) else "参加者でない人の予想"
 
 
 def _champions(scores: Mapping[str, int]) -> list[str]:
