@@ -1,7 +1,12 @@
 """Writing to boards: 2ch `bbs.cgi` (with the cookie confirmation) and したらば `write.cgi`.
 
 Every answer of a board is read into one `WriteOutcome` (the protocol doc's decision table):
-- posted: 書きこみました (in the title, or in open2ch's first <font>), `2ch_X:true`, or a redirect;
+- posted: only the board's own success answer — status 200 with 書きこみました (in the title, or in
+  open2ch's first <font>) or `2ch_X:true` (ex0ch, 5ch and したらば all answer so). A redirect is not
+  proof: a captive portal or a login wall answers a form with one. A reply redirected to the thread
+  itself is uncertain (no board we know answers a post so; JD's "3xx is success" is a guess we do
+  not make); a new thread redirected to a read.cgi page of the same board on the same host is
+  posted, with the key it names, since no thread list can be reconciled against;
 - the 書き込み確認 page (`2ch_X:cookie`, or 確認 where open2ch puts its status): re-sent once with its
   hidden fields and the cookies it set; asked a second time, the post was not written: retry later,
   resting longer each time (a board in that state may recover; an answer is never given up);
@@ -13,7 +18,8 @@ Every answer of a board is read into one `WriteOutcome` (the protocol doc's deci
   can follow a written post), or 二重かきこ: the post may have landed — the caller must read the
   thread before sending again;
 - rejected: any other error page; sending the same text again would fail the same way.
-A page that is neither (a maintenance page, a board's own layout) is uncertain too. An uncertain
+A success page with a status other than 200 is uncertain (a proxy's copy of a page is not the board
+saying so). A page that is neither (a maintenance page, a board's own layout) is uncertain too. An uncertain
 answer with `retry_after` also says how long to rest before sending again if the post did not land.
 """
 
@@ -22,7 +28,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urljoin, urlsplit
 
 import regex
 import requests
@@ -130,15 +136,36 @@ class BoardWriter:
                 return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30), ""
             # the form may have reached the board: only reading the thread can tell
             return WriteOutcome("uncertain", f"no answer from the board: {error}"), ""
-        if response.is_redirect and response.headers.get("Location"):
-            key = _KEY_IN_URL.search(response.headers["Location"])
-            return WriteOutcome("posted", "redirect", key=key[1] if key else None), ""
+        if response.is_redirect:
+            return redirected(url, referer, response.headers.get("Location", ""), fields), ""
         if response.status_code >= 500:
             # A proxy's 502/504 can come after the board wrote the post: only the thread can tell.
             return WriteOutcome(
                 "uncertain", f"the board answered HTTP {response.status_code}", retry_after=60
             ), ""
-        return None, response.content.decode(encoding, errors="replace")
+        page = response.content.decode(encoding, errors="replace")
+        if response.status_code != 200 and classify(page).posted:
+            return WriteOutcome(
+                "uncertain", f"a success page with HTTP {response.status_code}", retry_after=60
+            ), ""
+        return None, page
+
+
+def redirected(url: str, referer: str, location: str, fields: dict[str, str]) -> WriteOutcome:
+    """A redirect in answer to a form (`fields`, sent to `url` from the page `referer`). Only a new
+    thread sent to a read.cgi page of its board on the same host counts as posted; a reply sent to
+    its own thread may have landed (it is looked for there); anywhere else is a portal or a login
+    wall, which most likely kept the form, but only the thread can tell."""
+    target = urlsplit(urljoin(url, location))
+    same_host = target.netloc == urlsplit(url).netloc
+    if "key" not in fields and "KEY" not in fields:
+        board = fields["bbs"] if "bbs" in fields else f"{fields.get('DIR')}/{fields.get('BBS')}"
+        key = _KEY_IN_URL.search(target.path.rstrip("/") + "/")
+        if same_host and key and f"/read.cgi/{board}/{key[1]}/" in target.path.rstrip("/") + "/":
+            return WriteOutcome("posted", f"redirected to {location}", key=key[1])
+    elif same_host and location and target.path.startswith(urlsplit(referer).path):
+        return WriteOutcome("uncertain", f"redirected to the thread ({location}): looked for there")
+    return WriteOutcome("uncertain", f"redirected away from the board: {location[:200]!r}", retry_after=60)
 
 
 def classify(page: str) -> WriteOutcome:

@@ -349,3 +349,27 @@ def test_another_threads_dat_answered_for_ours_loses_no_post(board, tmp_path, ca
         clock.advance(61)
         bot.tick()
     assert answers(board, first) == 1 and answers(board, later) == 1
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_a_portal_redirect_on_the_first_post_loses_neither_the_commitment_nor_an_answer(
+    board, tmp_path, caplog, dialect: str
+) -> None:
+    # A 302 to a login page was taken for success: the day's 【ダイス検証】 commitment and the
+    # answers after it were marked sent and never appeared, and that day's rolls could not be verified.
+    clock = Clock()
+    writes = "/test/bbs.cgi" if dialect == "2ch" else "/bbs/write.cgi/"
+    portal = lambda r, f: Response(status=302, headers={"Location": "http://portal.example/login"})  # noqa: E731
+    number = board.post("dice1d6=", dialect=dialect)
+    board.script.script("POST", writes, portal, times=3)
+    store = Store(tmp_path / "bot.sqlite")
+    game = GameConfig("g", "dice", board.url(dialect))
+    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(8):  # the rests grow: 60 s, 120 s, 240 s
+            bot.tick()
+            clock.advance(250)
+    assert "portal.example" in caplog.text
+    bot_posts = [p for p in board.posts() if p.trip == BOT_TRIP]
+    assert sum("【ダイス検証】" in p.body for p in bot_posts) == 1
+    assert answers(board, number) == 1

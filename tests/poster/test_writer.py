@@ -133,3 +133,59 @@ def test_refusals_in_a_few_words_and_never_with_the_trip_key(board) -> None:
     refused = BoardWriter(requests.Session(), "ボット#秘密の鍵").reply(ref, "")
     assert refused.kind == "rejected" and "本文がありません" in refused.message
     assert "秘密の鍵" not in refused.message
+
+
+def _redirect(location: str):
+    return lambda request, forward: Response(status=302, headers={"Location": location})
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_a_redirect_is_never_taken_for_a_written_post(board, dialect: str) -> None:
+    # A captive portal or a login wall answers any form with a 302: counted as posted, the answer
+    # was never looked for in the thread and was lost.
+    server, script, key, _ = board
+    path = f"/test/read.cgi/test/{key}/" if dialect == "2ch" else f"/bbs/read.cgi/local/test/{key}/"
+    ref = ThreadRef.from_url(server.url + path)
+    writes = "/test/bbs.cgi" if dialect == "2ch" else "/bbs/write.cgi/"
+    writer = BoardWriter(requests.Session(), "ボット", "sage")
+    script.script("POST", writes, _redirect("http://portal.example/login"))
+    portal = writer.reply(ref, "ポータル")
+    assert portal.kind == "uncertain" and portal.retry_after and "portal.example" in portal.message
+    script.script("POST", writes, lambda request, forward: (forward(), _redirect(path)(request, forward))[1])
+    itself = writer.reply(ref, "スレッドへ")
+    assert itself.kind == "uncertain" and "redirected to the thread" in itself.message
+    script.script("POST", writes, _redirect("/"))
+    assert writer.reply(ref, "板の入口へ").kind == "uncertain"
+    assert writer.reply(ref, "普通に").posted  # the board's own 200 書きこみました
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_a_new_thread_redirected_to_its_own_page_is_opened_and_elsewhere_is_not(board, dialect: str) -> None:
+    server, script, key, _ = board
+    path = f"/test/read.cgi/test/{key}/" if dialect == "2ch" else f"/bbs/read.cgi/local/test/{key}/"
+    ref = ThreadRef.from_url(server.url + path)
+    writes = "/test/bbs.cgi" if dialect == "2ch" else "/bbs/write.cgi/"
+    writer = BoardWriter(requests.Session(), "ボット")
+    page = "/test/read.cgi/test/1800000000/" if dialect == "2ch" else "/bbs/read.cgi/local/test/1800000000/"
+    script.script("POST", writes, _redirect(page))
+    opened = writer.new_thread(ref, "次スレ", "本文")
+    assert opened.posted and opened.key == "1800000000"
+    for elsewhere in ("http://portal.example" + page, "/test/read.cgi/other/1800000000/", "/login"):
+        script.script("POST", writes, _redirect(elsewhere))
+        assert not writer.new_thread(ref, "次スレ", "本文").posted, elsewhere
+
+
+def test_a_success_page_counts_only_with_status_200(board) -> None:
+    server, script, key, _ = board
+    ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/")
+    success = shared_path("fixtures", "ex0ch", "bbs_cgi_success_reply.html").read_bytes()
+    writer = BoardWriter(requests.Session(), "ボット")
+    writer.session.cookies.set("NAME", "")
+    writer.session.cookies.set("MAIL", "")
+    script.script(
+        "POST", "/test/bbs.cgi", lambda r, f: Response(success, status=200, content_type="text/html")
+    )
+    assert writer.reply(ref, "x").posted
+    for status in (403, 404, 202):
+        script.script("POST", "/test/bbs.cgi", lambda r, f, s=status: Response(success, status=s))
+        assert writer.reply(ref, "x").kind == "uncertain", status
