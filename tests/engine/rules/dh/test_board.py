@@ -66,3 +66,64 @@ def test_range_shapes() -> None:
 )
 def test_range_names(text: str, shape: tuple[str, int] | None) -> None:
     assert parse_range(text) == shape
+
+
+def _every_path(grid: Grid, start: str, goal: str, length: int):
+    """Every orthogonal walk of exactly `length` steps from start to goal, in the order tried (縦→横):
+    the definition `plan_move` must agree with, spelled out by brute force."""
+    from engine.rules.dh.board import neighbours
+
+    stack = [(start,)]
+    while stack:
+        path = stack.pop()
+        if len(path) - 1 == length:
+            if path[-1] == goal:
+                yield path
+            continue
+        stack += [(*path, step) for step in reversed(neighbours(grid, path[-1]))]
+
+
+def _reference(grid: Grid, start: str, goal: str, points: int, enemies: frozenset[str], zoc_cancels: bool):
+    if goal == start:
+        return (start,), False
+    if not grid.open(goal):
+        return None
+    blocked = None
+    for length in range(1, points + 1):
+        for path in _every_path(grid, start, goal, length):
+            cut = next((path[: i + 1] for i, s in enumerate(path[1:-1], start=1) if s in enemies), None)
+            if cut is None:
+                return path, False
+            blocked = blocked or cut
+    return None if blocked is None or zoc_cancels else (blocked, True)
+
+
+def test_the_move_is_the_first_shortest_clear_path_as_every_path_tried_in_order_finds() -> None:
+    import random
+
+    chance = random.Random(4)
+    squares = GRID.squares()
+    for _ in range(400):
+        start, goal = chance.choice(squares), chance.choice(squares)
+        if not GRID.open(start):
+            continue
+        enemies = frozenset(chance.sample(squares, chance.randint(0, 6)))
+        points, cancels = chance.randint(0, 5), chance.random() < 0.3
+        planned = plan_move(GRID, start, goal, points, enemies, zoc_cancels=cancels)
+        want = _reference(GRID, start, goal, points, enemies, cancels)
+        assert (None if planned is None else (planned.path, planned.zoc_stop)) == want, (start, goal, enemies)
+
+
+def test_a_long_move_looks_at_each_square_a_few_times_not_at_every_path(monkeypatch) -> None:
+    """A 移動力 of 12 tried every walk (4^12 of them: most of a second per line, seconds per post);
+    the search now visits each square once, whatever the 移動力."""
+    from engine.rules.dh import board
+
+    calls = []
+    real = board.neighbours
+    monkeypatch.setattr(board, "neighbours", lambda grid, square: calls.append(square) or real(grid, square))
+    enemies = frozenset({"B2", "C3", "B3", "D3", "D2"})
+    moved = plan_move(GRID, "C1", "C7", 10, enemies)
+    assert moved is not None and moved.zoc_stop and moved.path == ("C1", "B1", "B2")
+    assert plan_move(GRID, "C1", "C7", 40, frozenset()).cost == 8  # round the wall at C4
+    assert len(calls) <= 3 * len(GRID.squares())
