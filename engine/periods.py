@@ -44,6 +44,7 @@ class PostReading:
     orders: tuple[ReadOrder, ...] = ()
     cancelled: bool = False  # the post holds the cancel word
     ready: bool = False  # the post holds the ready word
+    ready_refused: bool = False  # ...and a refused line too: the period is not closed early on it
 
 
 def read_post(
@@ -131,6 +132,8 @@ def receipt(
                 rejected.append(line(anchor(post), f" {order.text} → {order.reason}"))
         if reading.ready:
             accepted.append(line(anchor(post), " 準備完了"))
+        if reading.ready_refused:
+            rejected.append(line(anchor(post), f" 準備完了 → {READY_REFUSED}"))
     if not accepted and not rejected:
         return None
     when = f"（締切 {deadline_text(deadline)}）" if deadline else ""
@@ -138,6 +141,11 @@ def receipt(
     if rejected:
         blocks += [line("受け付けられなかった命令:"), *rejected]
     return report(*blocks, kind="receipt")
+
+
+READY_REFUSED = (
+    "受け付けられなかった行があるため準備完了にしていません（直してからもう一度 準備完了 と書いてください）"
+)
 
 
 def reminder(period: int, deadline: datetime, missing: Iterable[str]) -> Report:

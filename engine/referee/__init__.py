@@ -4,7 +4,9 @@ periods resolved with their reports (each with its outbox id) and a move to anot
 
 `poll` reads the store only through the `Ledger`'s read-only view and writes nothing: the bot applies
 `Ledger.changes` in one transaction, after rendering each `Outgoing` report under the board's limits.
-The same code answers the bot's polls and the CLI's tools.
+The same code answers the bot's polls and the CLI's tools. No post can stop a game: each post's
+step, each GM command and each period's clock runs `isolated` — an exception answers that post with
+a short error (or holds that period until the GM's 設定, 巻き戻し or 無効) and the poll goes on.
 
 | module | holds |
 |---|---|
@@ -14,6 +16,7 @@ The same code answers the bot's polls and the CLI's tools.
 | `gm.py` | GM commands: refusals, effects, 状態, 公開 |
 | `clocked.py` | games on the clock: opening, reminders, early close, resolution, the end |
 | `refold.py` | every stored state folded again from the log (snapshots are a cache) |
+| `isolation.py` | a failing step is its post's problem: undone, logged, answered; a failing period held |
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from datetime import datetime
 from engine import periods
 from engine.keys import commitment
 from engine.referee.game import Game
+from engine.referee.isolation import hold, is_held, isolated
 from engine.referee.ledger import ResolutionRow
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
@@ -22,7 +23,18 @@ log = logging.getLogger("threadgm")
 
 
 def run_periods(game: Game) -> None:
-    """Open the game, remind the late, end a period early when all are ready, resolve what is due."""
+    """Open the game, remind the late, end a period early when all are ready, resolve what is due —
+    each period's part isolated: one that fails holds its period (`engine.referee.isolation`)."""
+    period = game.current_period()
+    if is_held(game, period):
+        return
+    with isolated(game, f"the clock of period {period}") as step:
+        _run(game)
+    if step.failed:
+        hold(game, game.current_period(), step)
+
+
+def _run(game: Game) -> None:
     if game.book.started() is None:
         _open(game)
     if game.book.status() in ("paused", "finished"):
@@ -32,8 +44,13 @@ def run_periods(game: Game) -> None:
     clock = game.clock()
     assert clock is not None
     for period in clock.periods_due(game.current_period() - 1, game.now):
-        resolve(game, period)
-        if game.finished(game.state_before(period + 1)):
+        with isolated(game, f"the resolution of period {period}") as step:
+            resolve(game, period)
+            over = game.finished(game.state_before(period + 1))
+        if step.failed:
+            hold(game, period, step)
+            return
+        if over:
             _finish(game)
             break
 

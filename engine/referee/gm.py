@@ -8,6 +8,7 @@ from engine import dice_answers, keys
 from engine.gm_actions import Effect, GameView, decide, void_echo
 from engine.periods import deadline_text
 from engine.referee.game import Game, PostView
+from engine.referee.isolation import INTERNAL_ERROR, isolated
 from engine.report import Block, Report, gm_line, line, report
 from engine.ruleset import ImmediateRuleset
 from parser.gm import GmError, NextThread, Reveal, Rollback, Status
@@ -32,12 +33,15 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
         if game.book.status() == "finished" and not isinstance(command, FINISHED_OK):
             blocks.append(gm_line(f"{command.canonical}: ゲームは終了しています"))
             continue
-        effect = decide(
-            command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
-        )
-        shown, moved = _apply(game, effect, post)
+        with isolated(game, f"GM command {command.canonical!r} of post {post.number}") as step:
+            effect = decide(
+                command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
+            )
+            shown, moved = _apply(game, effect, post)
+            game.book.log("gm", {"command": command.canonical, "result": effect.text}, game.now, **where)
+        if step.failed:
+            shown, moved = [gm_line(f"{command.canonical}: {INTERNAL_ERROR}")], None
         follow = moved or follow
-        game.book.log("gm", {"command": command.canonical, "result": effect.text}, game.now, **where)
         blocks.extend(shown)
     return report(*blocks, reply_to=(post.number,), kind="gm"), follow
 

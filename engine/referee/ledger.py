@@ -167,6 +167,31 @@ class Ledger:
     def post(self, thread_id: str, number: int) -> Any | None:
         return self.reader.post(thread_id, number)
 
+    # -- a step that fails alone ------------------------------------------------------------------
+
+    def mark(self) -> tuple:
+        """Where the decisions stand now, for `restore` to go back to when a step fails half-way."""
+        return (
+            len(self.changes),
+            len(self._orders),
+            dict(self._order_status),
+            len(self._log),
+            dict(self._resolutions),
+            dict(self._periods),
+            self._status,
+            self._started,
+        )
+
+    def restore(self, mark: tuple) -> None:
+        """Forget every decision made since `mark`, as if the failed step had never begun."""
+        changes, orders, order_status, log, resolutions, periods, self._status, self._started = mark
+        del self.changes[changes:], self._orders[orders:], self._log[log:]
+        self._order_status, self._resolutions, self._periods = (
+            dict(order_status),
+            dict(resolutions),
+            dict(periods),
+        )
+
     # -- deciding --------------------------------------------------------------------------------
 
     def _change(self, operation: str, **arguments: Any) -> None:

@@ -14,6 +14,7 @@ from engine.disclosure import Disclosure, PeriodStatus, disclosure_report, plan
 from engine.periods import secret_commitment_line
 from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
+from engine.referee.isolation import internal_error, isolated
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
 from engine.report import Block, Report, heading, line, report
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
@@ -24,12 +25,18 @@ from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     """Answer the posts read in this poll; returns the thread URL a GM moved the game to, if any."""
-    opening = open_steps(game)
+    with isolated(game, "the opening") as step:  # a scenario's fault, logged: the posts still count
+        opening = open_steps(game)
+    if step.failed:
+        opening = None
     batch = _Batch(reports=[opening] if opening is not None else [])
     for post in posts:
         if post.date is not None and post.date + timedelta(seconds=1) <= game.setup.joined:
             continue  # written before the bot joined the thread (dates have whole seconds)
-        _read(game, post, batch)
+        part = _Batch()
+        with isolated(game, f"post {post.number}") as step:
+            _read(game, post, part)
+        batch.add(internal_error(post.number) if step.failed else part)
     handled = [post.number for post in posts]
     disclosure = _disclosure(game, batch.answering)
     if not handled and not disclosure and opening is None:
@@ -41,12 +48,15 @@ def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     if disclosure:
         keys_of = {day: game.setup.day_key(day) for day in commitments}
         reports.insert(0, disclosure_report(disclosure, keys_of, commitments))
-    if batch.readings and (receipt := take_orders(game, batch.readings, base)) is not None:
-        reports.append(receipt)
+    if batch.readings:
+        reports += take_orders(game, batch.readings, base)
     follow: str | None = None
     for post, gm_lines in batch.commands:
-        echo, moved = carry_out(game, post, gm_lines)
-        follow = moved or follow
+        with isolated(game, f"GM commands of post {post.number}") as step:
+            echo, moved = carry_out(game, post, gm_lines)
+            follow = moved or follow
+        if step.failed:
+            echo = internal_error(post.number)
         if echo is not None:
             reports.append(echo)
     game.send(base, "answer", *reports)
@@ -64,6 +74,16 @@ class _Batch:
     answering: set[str] = field(default_factory=set)  # the days whose dice are answered
     readings: list[tuple[PostView, periods.PostReading, int]] = field(default_factory=list)
     commands: list[tuple[PostView, list]] = field(default_factory=list)
+
+    def add(self, other: _Batch | Report) -> None:
+        """What one post held (or, when reading it failed, the answer that says so)."""
+        if isinstance(other, Report):
+            self.reports.append(other)
+            return
+        self.reports += other.reports
+        self.answering |= other.answering
+        self.readings += other.readings
+        self.commands += other.commands
 
 
 def _read(game: Game, post: PostView, batch: _Batch) -> None:
@@ -220,57 +240,71 @@ def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostRead
 
 def take_orders(
     game: Game, readings: list[tuple[PostView, periods.PostReading, int]], base: str
-) -> Report | None:
+) -> list[Report]:
     """Take the orders read in this poll, post by post (a 取消 withdraws what its author wrote before
-    it, in this poll too), and make the receipt."""
+    it, in this poll too): the receipt, and the answer to each post whose orders could not be taken."""
     current = game.current_period()
     state = game.state_before(current)
-    # An order for a later period (written after the deadline, read in the grace time) is judged by
-    # the state it will meet, which does not exist yet: resolution says what becomes of it.
-    readings = [
-        (post, replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders)), period)
-        if period == current
-        else (post, reading, period)
-        for post, reading, period in readings
-    ]
-    remarked = []
+    taken, failed = [], []
     for post, reading, period in readings:
-        if reading.cancelled:
-            for order in game.book.orders(period, ["accepted"]):
-                if order.author == post.author and order.post < post.number:
-                    game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
-        if reading.ready:
-            where = game.where(post, period)
-            game.book.log("ready", {"player": post.author}, game.now, **where)
-        reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
-        remarked.append((post, reading, period))
-        written = post.date.isoformat() if post.date else None
-        game.book.save_orders(
-            OrderRow(
-                game.id,
-                game.thread.id,
-                o.post,
-                o.line,
-                o.author,
-                o.player,
-                o.period,
-                o.text,
-                o.canonical,
-                o.key,
-                o.status,
-                o.reason,
-                written,
-                f"{base}/0",
-            )
-            for o in reading.orders
-        )
-    current = game.current_period()
+        with isolated(game, f"orders of post {post.number}") as step:
+            taken.append((post, _take(game, state, current, post, reading, period, base), period))
+        if step.failed:
+            failed.append(internal_error(post.number))
     clock = game.clock()
     deadline = clock.deadline(current) if clock else None
-    periods_of = {post.number: period for post, _, period in remarked}
-    return periods.receipt(
-        periods_of, [(post.number, reading) for post, reading, _ in remarked], current, deadline
+    periods_of = {post.number: period for post, _, period in taken}
+    receipt = periods.receipt(
+        periods_of, [(post.number, reading) for post, reading, _ in taken], current, deadline
     )
+    return [*([receipt] if receipt is not None else []), *failed]
+
+
+def _take(
+    game: Game,
+    state: object,
+    current: int,
+    post: PostView,
+    reading: periods.PostReading,
+    period: int,
+    base: str,
+) -> periods.PostReading:
+    """One post's orders checked, its 取消 and 準備完了 logged, its orders stored: what its receipt says.
+    An order for a later period (written after the deadline, read in the grace time) is judged by the
+    state it will meet, which does not exist yet: resolution says what becomes of it."""
+    if period == current:
+        reading = replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders))
+    if reading.cancelled:
+        for order in game.book.orders(period, ["accepted"]):
+            if order.author == post.author and order.post < post.number:
+                game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
+    if reading.ready and any(order.status != "accepted" for order in reading.orders):
+        # Ready with a refused line would close the period before the line could be fixed.
+        reading = replace(reading, ready=False, ready_refused=True)
+    if reading.ready:
+        game.book.log("ready", {"player": post.author}, game.now, **game.where(post, period))
+    reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
+    written = post.date.isoformat() if post.date else None
+    game.book.save_orders(
+        OrderRow(
+            game.id,
+            game.thread.id,
+            o.post,
+            o.line,
+            o.author,
+            o.player,
+            o.period,
+            o.text,
+            o.canonical,
+            o.key,
+            o.status,
+            o.reason,
+            written,
+            f"{base}/0",
+        )
+        for o in reading.orders
+    )
+    return reading
 
 
 def _remarked(
