@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import requests
 
@@ -30,11 +30,16 @@ from poster.writer import BoardWriter
 from scraper.fetch import FetchError, FetchResult, FetchState, fetch, first_post_identity
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
-from scraper.settings import BoardLimits, fetch_limits
+from scraper.settings import BoardLimits, read_limits
 from scraper.subject import still_listed
 from store.db import PostRecord, Store
 
 log = logging.getLogger("threadgm")
+
+# Before the bot posts, the board's settings are read again once the last read is this old: a board
+# whose owner changes samba or 連投規制 is followed within a minute, and a bot that only reads costs
+# the board nothing more.
+SETTINGS_MAX_AGE = timedelta(seconds=60)
 
 
 def thread_url_problem(url: str) -> str | None:
@@ -92,6 +97,8 @@ class ThreadBot:
         self.sender = OutboxSender(store, self.writer, clock, self.is_own, self.pacer)
         self.rollover = Rollover(game.id, store, self.writer, self.sender, game.title)
         self.limits: BoardLimits | None = None
+        self._known_limits: BoardLimits | None = None  # the last limits read of the current thread
+        self._limits_at: datetime | None = None  # when the board's settings were last read
         self._states: dict[str, FetchState] = {}  # what each thread's reads hold, kept in memory
         self._active_at = store.thread(self.ref.id).active_at
         self._ask_referee = True  # at start: the opening, and any post a crash left unanswered
@@ -187,6 +194,7 @@ class ThreadBot:
                 return TickResult(result.outcome, others, queued, note=note, wake_at=held or now)
         sent = SendResult()
         if owes or queued:
+            self._refresh_limits(now)
             sent = self.sender.send(
                 self.ref, self.thread_id, last_number, self._others_after, self._post_limits()
             )
@@ -204,10 +212,18 @@ class ThreadBot:
 
     def _limits(self) -> BoardLimits:
         if self.limits is None:
-            self.limits = fetch_limits(self.session, self.ref)
+            # A read that fails keeps what the board said before (the defaults the first time).
+            self.limits = read_limits(self.session, self.ref) or self._known_limits or BoardLimits()
+            self._known_limits, self._limits_at = self.limits, self.clock()
             self.store.set_res_max(self.thread_id, self.limits.res_max)
-            self.pacer.announce(self.ref.origin, self.limits.samba)
+            self.pacer.announce(self.ref.origin, self.limits.samba, self.ref.board)
         return self.limits
+
+    def _refresh_limits(self, now: datetime) -> None:
+        """Read the board's settings again before posting, once the last read is SETTINGS_MAX_AGE old."""
+        if self._limits_at is None or now - self._limits_at >= SETTINGS_MAX_AGE:
+            self.limits = None
+            self._limits()
 
     def _post_limits(self) -> PostLimits:
         limits = self.limits or BoardLimits()
@@ -315,7 +331,7 @@ class ThreadBot:
 
     def _switch(self, target: ThreadRef, now: datetime) -> None:
         old = self.ref
-        self.ref, self.limits, self._active_at = target, None, None
+        self.ref, self.limits, self._known_limits, self._active_at = target, None, None, None
         self._ask_referee = True
         if self.store.thread(old.id).status == "draining":
             self.draining.append(old)

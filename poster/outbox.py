@@ -132,7 +132,10 @@ class OutboxSender:
             body = "\n\n".join(part.body for part in post)
             ids = [part.id for part in post]
             self.store.mark_sending(ids, last_number, settle_after=now + LANDING_TIME, body=body)
-            outcome = self.writer.reply(ref, body)
+            try:
+                outcome = self.writer.reply(ref, body)
+            finally:  # the board stamped the post at the latest when its answer arrived
+                self.pacer.answered(ref.origin, self.clock())
             result = self._settle(ref, post, outcome, last_number)
             if result is not None:
                 return SendResult(sent, closed=result.closed, waiting=result.waiting, wake_at=result.wake_at)

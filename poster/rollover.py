@@ -63,11 +63,14 @@ class Rollover:
         slot = self.sender.pacer.claim(ref.origin, now)  # a new thread is a post to the board too
         if slot is not None:
             return f"next thread: the board's pace allows it at {slot:%H:%M:%S}", None, slot
-        outcome = self.writer.new_thread(
-            ref,
-            threads.next_title(self.title or self._title(ref)),
-            threads.first_post(game_name, ref.read_url),
-        )
+        try:
+            outcome = self.writer.new_thread(
+                ref,
+                threads.next_title(self.title or self._title(ref)),
+                threads.first_post(game_name, ref.read_url),
+            )
+        finally:  # the pace counts from the board's answer, as for a reply
+            self.sender.pacer.answered(ref.origin, self.sender.clock())
         if not outcome.posted or outcome.key is None:
             wait = min(RETRY if self.retry is None else self.retry[1] * 2, RETRY_MAX)
             self.retry = (now + wait, wait)

@@ -1,8 +1,10 @@
 """A board's limits as a client needs them: SETTING.TXT (2ch) or setting.cgi (したらば).
 
-Read once per thread: the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000), the post
-size limits the bot must split its answers under, and the samba seconds it must pace its posts by.
-A board that hides its settings gets the common defaults (ex0ch's), never an error.
+Read when the bot starts on a thread and again before it posts once the last read is a minute old:
+the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000), the post size limits the bot must
+split its answers under, the samba seconds it must pace its posts by, and ex0ch's 連投規制 (a writer
+may hold at most `timeclose` of a thread's last `timecount` posts). A board that hides its settings
+gets the common defaults (ex0ch's), never an error.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ class BoardLimits:
     columns: int = 256
     noname: str = ""
     samba: int | None = None  # BBS_SAMBATIME: seconds between one writer's posts (None: not published)
+    # (timeclose, timecount): at most that many of a thread's last posts by one writer (None: no limit
+    # published; an empty or zero value is no limit, as ex0ch reads it)
+    consecutive: tuple[int, int] | None = None
 
 
 def parse_settings(text: str) -> dict[str, str]:
@@ -48,14 +53,25 @@ def limits_from(values: dict[str, str]) -> BoardLimits:
         columns=number("BBS_COLUMN_NUMBER") or defaults.columns,
         noname=values.get("BBS_NONAME_NAME", ""),
         samba=int(values["BBS_SAMBATIME"]) if values.get("BBS_SAMBATIME", "").isdigit() else None,
+        consecutive=(
+            (number("timeclose"), number("timecount"))
+            if number("timeclose") and number("timecount")
+            else None
+        ),
     )
 
 
-def fetch_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits:
+def read_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits | None:
+    """The board's limits, or None when its settings could not be read this time."""
     try:
         response = session.get(ref.setting_url, timeout=(5, 15), allow_redirects=True)
     except requests.RequestException:
-        return BoardLimits()
+        return None
     if response.status_code != 200:
-        return BoardLimits()
+        return None
     return limits_from(parse_settings(response.content.decode(ref.encoding, errors="replace")))
+
+
+def fetch_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits:
+    """The board's limits, the common defaults where it shows none."""
+    return read_limits(session, ref) or BoardLimits()
