@@ -12,19 +12,11 @@ import click
 
 from board import admin
 from board.server import make_app, serve
-from board.settings import LOCAL_PLAY
+from board.settings import new_board_settings
 from board.tripcode import NoTripKeyError, display_trip
 
 DEFAULT_BOARD_DATA = Path("var/board")
-
-
-def new_board_settings(brakes: bool, samba: int | None) -> dict[str, str]:
-    """SETTING.TXT values for boards made now: for play on one machine unless `brakes` (then ex0ch's own
-    defaults); a board made before keeps its SETTING.TXT."""
-    settings = {} if brakes else dict(LOCAL_PLAY)
-    if samba is not None:
-        settings["BBS_SAMBATIME"] = str(samba)
-    return settings
+BRAKES_HELP = "Boards created now get a real ex0ch's brakes (samba 10 s, 連投規制, スレッド立てすぎ)."
 
 
 @click.command("board")
@@ -47,11 +39,7 @@ def new_board_settings(brakes: bool, samba: int | None) -> dict[str, str]:
     show_default=True,
     help="Board to serve (repeatable); created if missing.",
 )
-@click.option(
-    "--brakes",
-    is_flag=True,
-    help="Boards created now get a real ex0ch's brakes (samba 10 s, 連投規制, スレッド立てすぎ).",
-)
+@click.option("--brakes", is_flag=True, help=BRAKES_HELP)
 @click.option(
     "--samba",
     type=int,
@@ -88,6 +76,19 @@ def board_command(
 def board_admin(ctx: click.Context, data: Path) -> None:
     """ローカル掲示板の管理 (delete posts, stop threads, change settings)."""
     ctx.obj = data
+
+
+@board_admin.command("new-board")
+@click.argument("board")
+@click.option("--brakes", is_flag=True, help=BRAKES_HELP)
+@click.option("--samba", type=int, default=None, help="Seconds between one client's posts (0 = off).")
+@click.pass_obj
+def board_admin_new_board(data: Path, board: str, brakes: bool, samba: int | None) -> None:
+    """板を作る (for play on one machine: no samba, no 連投規制, unless --brakes)."""
+    if not admin.new_board(data, board, brakes=brakes, samba=samba):
+        raise click.ClickException(f"{board} はもうあります（設定は board-admin set で変えられます）")
+    kind = "実際の板と同じ規制あり" if brakes else "規制なし（1台で遊ぶ用）"
+    click.echo(f"{board} を作りました: {kind}")
 
 
 @board_admin.command("delete")
@@ -144,11 +145,14 @@ def board_admin_set(data: Path, board: str, assignments: tuple[str, ...]) -> Non
     show_default=True,
     help="Where the board is served, for the URLs.",
 )
+@click.option("--brakes", is_flag=True, help="A board created now gets a real ex0ch's brakes.")
 @click.pass_obj
-def board_admin_new_thread(data: Path, board: str, title: str, message: str, name: str, origin: str) -> None:
+def board_admin_new_thread(
+    data: Path, board: str, title: str, message: str, name: str, origin: str, brakes: bool
+) -> None:
     """スレッドを立てる (prints the new thread's key, then its address in both dialects)."""
     try:
-        key = admin.open_thread(data, board, title, message, name)
+        key = admin.open_thread(data, board, title, message, name, brakes=brakes)
     except ValueError as error:
         raise click.ClickException(str(error)) from error
     base = origin.rstrip("/")

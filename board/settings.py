@@ -96,7 +96,18 @@ def save(path: Path, values: Mapping[str, str]) -> None:
     tmp.replace(path)
 
 
-# SETTING.TXT of boards made for play on one machine (`threadgm board`, `make demo`): no samba, no
-# 連投規制, no スレッド立てすぎ. A real board tells writers apart by their address; on one machine the bot,
-# the GM and every player are 127.0.0.1, and the brakes would hold them back as one writer.
+# SETTING.TXT of boards made for play on one machine (`threadgm board`, `new`, `demo`, `board-admin`):
+# no samba, no 連投規制, no スレッド立てすぎ. A real board tells writers apart by their address; on one
+# machine the bot, the GM and every player are 127.0.0.1, and the brakes would hold them back as one
+# writer.
 LOCAL_PLAY = {"BBS_SAMBATIME": "0", "timeclose": "", "BBS_THREAD_TATESUGI": "0"}
+
+
+def new_board_settings(brakes: bool = False, samba: int | None = None) -> dict[str, str]:
+    """SETTING.TXT values (over DEFAULTS) for a board made on this machine now: for play on one machine
+    unless `brakes` (then a real ex0ch's: samba 10 s, 連投規制, スレッド立てすぎ), with `samba` seconds
+    where given. Every command that creates a board uses this; a board made before keeps its file."""
+    settings = {} if brakes else dict(LOCAL_PLAY)
+    if samba is not None:
+        settings["BBS_SAMBATIME"] = str(samba)
+    return settings

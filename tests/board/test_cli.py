@@ -9,10 +9,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import requests
 from click.testing import CliRunner
 
-from board.settings import LOCAL_PLAY
+from board.settings import LOCAL_PLAY, load
 from board.storage import BoardStore
 from scheduler import main
 
@@ -114,15 +115,51 @@ def stop(process: subprocess.Popen) -> str:
             return process.communicate()[0]
 
 
-def test_boards_for_play_on_one_machine_have_no_brakes_unless_asked(tmp_path: Path) -> None:
-    from board.cli import new_board_settings
-    from board.server import make_app
+def board_made_by(path: str, tmp_path: Path, brakes: bool, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make board `play` under `tmp_path` the way a user would along `path`; returns its SETTING.TXT."""
+    import board.cli
 
-    assert new_board_settings(brakes=False, samba=None) == LOCAL_PLAY
-    assert new_board_settings(brakes=True, samba=None) == {}  # a real ex0ch's: samba 10 s, 連投規制…
-    assert new_board_settings(brakes=True, samba=5) == {"BBS_SAMBATIME": "5"}
-    make_app(tmp_path / "local", ["play"], defaults=new_board_settings(False, None))
-    setting = (tmp_path / "local" / "play" / "SETTING.TXT").read_text("cp932")
-    assert "BBS_SAMBATIME=0" in setting and "timeclose=\n" in setting + "\n"
-    make_app(tmp_path / "real", ["play"], defaults=new_board_settings(True, None) or None)
-    assert "BBS_SAMBATIME=10" in (tmp_path / "real" / "play" / "SETTING.TXT").read_text("cp932")
+    data = str(tmp_path)
+    extra = ["--brakes"] if brakes else []
+    commands = {
+        "board": ["board", "--data", data, "--board", "play", *extra],
+        "board-admin new-board": ["board-admin", "--data", data, "new-board", "play", *extra],
+        "board-admin new-thread": ["board-admin", "--data", data, "new-thread", "play", "題", "本文", *extra],
+    }
+    monkeypatch.setattr(board.cli, "serve", lambda *args, **kwargs: None)  # `board` would serve forever
+    result = CliRunner().invoke(main, commands[path])
+    assert result.exit_code == 0, result.output
+    return tmp_path / "play" / "SETTING.TXT"
+
+
+PATHS = ["board", "board-admin new-board", "board-admin new-thread"]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_every_board_made_on_this_machine_has_no_brakes_unless_asked(
+    path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = load(board_made_by(path, tmp_path / "local", False, monkeypatch))
+    assert local.number("BBS_SAMBATIME", -1) == 0
+    assert local.number("timeclose") == 0 and local.number("BBS_THREAD_TATESUGI") == 0
+    assert {key: local.get(key) for key in LOCAL_PLAY} == LOCAL_PLAY
+    real = load(board_made_by(path, tmp_path / "real", True, monkeypatch))
+    assert real.number("BBS_SAMBATIME") == 10 and real.number("timeclose") == 5
+    assert real.number("BBS_THREAD_TATESUGI") == 5
+
+
+def test_a_board_is_made_once_and_keeps_its_settings(tmp_path: Path) -> None:
+    runner = CliRunner()
+    data = str(tmp_path)
+    made = runner.invoke(main, ["board-admin", "--data", data, "new-board", "play", "--samba", "3"])
+    assert made.exit_code == 0 and "規制なし" in made.output
+    again = runner.invoke(main, ["board-admin", "--data", data, "new-board", "play", "--brakes"])
+    assert again.exit_code == 1 and "もうあります" in again.output
+    assert load(tmp_path / "play" / "SETTING.TXT").number("BBS_SAMBATIME") == 3
+    # `set` on a board that is not there yet makes it for play on one machine, then sets
+    assert (
+        runner.invoke(main, ["board-admin", "--data", data, "set", "other", "BBS_TITLE=遊び場"]).exit_code
+        == 0
+    )
+    other = load(tmp_path / "other" / "SETTING.TXT")
+    assert other.get("BBS_TITLE") == "遊び場" and other.number("BBS_SAMBATIME", -1) == 0
