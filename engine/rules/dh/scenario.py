@@ -4,9 +4,12 @@ named in Japanese: the map, the two sides, the characters and their powers as da
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
+
+import regex
 
 from engine.rules.dh.board import Grid, parse_range
 from engine.rules.dh.effects import CATALOGUE
@@ -33,23 +36,61 @@ _STAT_WORDS = {word: stat for stat, word in STATS.items()} | {stat: stat for sta
 COSTS = ("体力", "精神", "攻撃力", "防御力", "死亡")
 TARGETS = ("敵", "味方", "全員", "自分")
 COUNTERS = ("被攻撃", "敵侵入")
+CHOICES: dict[str, tuple[str, ...]] = {}  # the options that name one of a few readings
 
 
 def _fail(text: str) -> RulesetError:
     return RulesetError(f"シナリオ: {text}")
 
 
+def _tables(data: Any, key: str, where: str = "") -> list[Mapping[str, Any]]:
+    """`[[key]]` as a list of tables (a scenario of another shape is refused, naming the key)."""
+    items = data.get(key, ()) if isinstance(data, Mapping) else ()
+    if not isinstance(items, list | tuple) or not all(isinstance(item, Mapping) for item in items):
+        raise _fail(f"{where}{key} は表の並び（[[{key}]] や {{ kind = … }} の並び）にしてください")
+    return list(items)
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    table = data.get(key, {})
+    if not isinstance(table, Mapping):
+        raise _fail(f"[{key}] は表にしてください")
+    return table
+
+
+def _name(value: Any) -> str:
+    """A name as lines will name it: the grammar reads every line in NFKC (`ＫＡＩ` = `KAI`, `ロボⅡ` =
+    `ロボII`, `ｶｲ` = `カイ`), so a scenario's names are kept in that form or they could never be ordered
+    or targeted."""
+    return unicodedata.normalize("NFKC", str(value)).strip()
+
+
+def _distinct(names: list[tuple[str, str]], what: str, twice: str = "が2つあります") -> None:
+    """Two names (as written) that NFKC makes one are refused, with both spellings."""
+    seen: dict[str, str] = {}
+    for written, name in names:
+        if name in seen:
+            first = seen[name]
+            same = f"「{first}」と「{written}」" if first != written else f"「{written}」"
+            raise _fail(f"{what}{same}{twice}（全角・半角を同じに読むと どちらも「{name}」）")
+        seen[name] = written
+
+
 def _int(table: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:
     value = table.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _fail(f"{where}の {key} は0以上の整数にしてください（{value!r}）")
+        raise _fail(f"{where}の {key} は0以上の整数にしてください（{value}）")
     return value
 
 
 def _grid(data: Mapping[str, Any]) -> Grid:
-    table = data.get("map", {})
+    table = _table(data, "map")
     rows = str(table.get("rows", "ABCDE"))
+    if not regex.fullmatch(r"[A-Z]{1,26}", rows) or len(set(rows)) != len(rows):
+        raise _fail(f"map の rows は A～Z の違う文字の並びにしてください（{rows}）")
     columns = _int(table, "columns", "map", 7)
+    if not 1 <= columns <= 99:
+        raise _fail(f"map の columns は1～99にしてください（{columns}）")
     walls = [str(w) for w in table.get("walls", ["A4", "C4", "E4"])]
     grid = Grid(rows, columns, frozenset())
     for wall in walls:
@@ -67,20 +108,22 @@ def _squares(grid: Grid, items: Any, where: str) -> list[str]:
 
 
 def _sides(data: Mapping[str, Any], grid: Grid) -> list[Side]:
-    items = data.get("sides", [])
+    items = _tables(data, "sides")
     if len(items) != 2:
         raise _fail("陣営（[[sides]]）はちょうど2つにしてください")
     sides = [
         Side(
-            str(item["name"]),
+            _name(item.get("name", "")),
             [str(t) for t in item.get("trips", [])],
             _squares(grid, item.get("zone"), "zone"),
         )
         for item in items
     ]
+    if not all(side.name for side in sides):
+        raise _fail("陣営には name が要ります")
     if sides[0].name == sides[1].name:
-        raise _fail("2つの陣営に同じ名前はつけられません")
-    first = data.get("game", {}).get("first", sides[0].name)
+        raise _fail("2つの陣営に同じ名前はつけられません（全角・半角は同じに読みます）")
+    first = _name(_table(data, "game").get("first", sides[0].name))
     if first not in (side.name for side in sides):
         raise _fail(f"先手の陣営 {first} は sides にありません")
     return sides if sides[0].name == first else sides[::-1]
@@ -115,9 +158,9 @@ def _power(item: Mapping[str, Any], owner: str) -> Power:
     extra = set(item) - known
     if extra:
         raise _fail(f"{where}に知らない項目があります: {'、'.join(sorted(extra))}")
-    power = Power(**{**item, "style": style, "effects": [], "costs": []})
-    power.effects = [_effect(e, where) for e in item.get("effects", ())]
-    power.costs = [_cost(c, where) for c in item.get("costs", ())]
+    power = Power(**{**item, "name": _name(item.get("name", "")), "style": style, "effects": [], "costs": []})
+    power.effects = [_effect(e, where) for e in _tables(item, "effects", where)]
+    power.costs = [_cost(c, where) for c in _tables(item, "costs", where)]
     if parse_range(power.range) is None:
         raise _fail(f"{where}の範囲 {power.range!r} が読めません（同マス・隣接n・半径n・周囲n・MAP全体）")
     if power.target not in TARGETS:
@@ -130,10 +173,11 @@ def _power(item: Mapping[str, Any], owner: str) -> Power:
 
 
 def _character(item: Mapping[str, Any], grid: Grid, sides: list[Side]) -> Character:
-    name = str(item.get("name", "")).strip()
-    if not name or any(ch in name for ch in " 　:：、,/[]"):
-        raise _fail(f"キャラクター名 {name!r} には空白や「:」「、」「/」「[]」を使えません")
-    side = str(item.get("side", ""))
+    written = str(item.get("name", "")).strip()
+    name = _name(written)
+    if not name or any(ch in name for ch in " :、,/[]") or any(not ch.isprintable() for ch in name):
+        raise _fail(f"キャラクター名「{written}」には空白や「:」「、」「/」「[]」を使えません")
+    side = _name(item.get("side", ""))
     if side not in (s.name for s in sides):
         raise _fail(f"{name}の陣営 {side} は sides にありません")
     reserve = bool(item.get("reserve", False))
@@ -154,17 +198,30 @@ def _character(item: Mapping[str, Any], grid: Grid, sides: list[Side]) -> Charac
         square,
         starter=not reserve,
         entered=None if reserve else 0,
-        powers=[_power(p, name) for p in item.get("powers", ())],
+        powers=_powers(_tables(item, "powers", name), name),
     )
+
+
+def _powers(items: Any, owner: str) -> list[Power]:
+    powers = [_power(item, owner) for item in items]
+    _distinct(
+        [(str(item.get("name", "")), power.name) for item, power in zip(items, powers, strict=True)],
+        f"{owner}の能力",
+    )
+    return powers
 
 
 def _characters(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> dict[str, Character]:
     characters: dict[str, Character] = {}
     placed: dict[str, str] = {}
-    for item in data.get("characters", ()):
+    items = _tables(data, "characters")
+    _distinct(
+        [(str(item.get("name", "")).strip(), _name(item.get("name", ""))) for item in items],
+        "キャラクター",
+        "が2人います",
+    )
+    for item in items:
         character = _character(item, grid, sides)
-        if character.name in characters:
-            raise _fail(f"キャラクター {character.name} が2人います")
         if character.square in placed:
             raise _fail(
                 f"初期配置では1マスに1人です（{character.square}: {placed[character.square]}と{character.name}）"
@@ -176,18 +233,35 @@ def _characters(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> dict[
 
 
 def _options(data: Mapping[str, Any]) -> Options:
-    table = dict(data.get("options", {}))
+    table = dict(_table(data, "options"))
     known = {f.name for f in fields(Options)}
     extra = set(table) - known
     if extra:
         raise _fail(f"options に知らない項目があります: {'、'.join(sorted(extra))}")
+    defaults = Options()
+    for key, value in table.items():
+        default = getattr(defaults, key)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise _fail(f"options の {key} は true か false にしてください（{value}）")
+        elif isinstance(default, int):
+            _int(table, key, "options")
+        elif isinstance(default, str):
+            if value not in CHOICES.get(key, ()):
+                raise _fail(f"options の {key} は {'・'.join(CHOICES[key])} のどれかです（{value}）")
+        elif not (
+            isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise _fail(f"options の {key} は整数の並びにしてください（{value}）")
+        elif any(not 0 <= v <= 100 for v in value):
+            raise _fail(f"options の {key} は0～100の並びにしてください（{value}）")
     return Options(**table)
 
 
 def _reinforcements(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> list[Reinforcement]:
     found = []
-    for item in data.get("reinforcements", ()):
-        side = str(item.get("side", ""))
+    for item in _tables(data, "reinforcements"):
+        side = _name(item.get("side", ""))
         if side not in (s.name for s in sides):
             raise _fail(f"増援の陣営 {side} は sides にありません")
         zone = _squares(grid, item.get("zone"), "増援の zone")

@@ -11,7 +11,7 @@ import pytest
 from engine.rng import SeededSource
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.state import COUNTER, FIELD, PASSIVE, Options
-from engine.ruleset import RulesetError
+from engine.ruleset import Order, RulesetError
 from tests.engine.rules.dh.helpers import ARENA, EXAMPLE, arena
 
 MINIMAL = """
@@ -125,3 +125,78 @@ def test_the_stat_budget_when_the_campaign_sets_one() -> None:
     assert RULESET.read_scenario("[options]\nstat_budget = 15\n" + strong)
     with pytest.raises(RulesetError, match="ステータス合計15が上限14"):
         RULESET.read_scenario("[options]\nstat_budget = 14\n" + strong)
+
+
+NFKC_NAMES = """
+[[sides]]
+name = "Ａ"
+trips = ["◆AAAAAAAAAA"]
+[[sides]]
+name = "B"
+[[characters]]
+name = "ロボⅡ"
+side = "A"
+attack = 9
+hp = 5
+square = "C1"
+[[characters.powers]]
+name = "ビームⅡ"
+effects = [{ kind = "体力ダメージ", value = 1 }]
+[[characters]]
+name = "ＫＡＩ"
+side = "B"
+square = "C2"
+[[characters]]
+name = "ｶｲ"
+side = "B"
+square = "C3"
+"""
+
+
+def test_names_that_nfkc_changes_are_kept_as_lines_read_them_so_they_can_be_ordered_and_targeted() -> None:
+    """Issue 24: the grammar reads a line in NFKC, so a scenario name like ロボⅡ, ＫＡＩ or ｶｲ loaded
+    as written could never be ordered or targeted."""
+    state = RULESET.initial_state(RULESET.read_scenario(NFKC_NAMES))
+    assert list(state.characters) == ["ロボII", "KAI", "カイ"]
+    assert state.sides[0].name == "A" and state.characters["ロボII"].powers[0].name == "ビームII"
+    author = "名無し◆AAAAAAAAAA"
+    for line in ("ロボⅡ C2移動 攻撃 ＫＡＩ", "ﾛﾎﾞⅡ: C2 攻撃 KAI", "ロボII 能力「ビームⅡ」 対象はｶｲ"):
+        parsed = RULESET.parse_line(line)
+        order = Order(1, 0, author, parsed.player, parsed.command, parsed.canonical)
+        assert RULESET.check(state, order) is None, line
+    parsed = RULESET.parse_line("ロボⅡ C2移動 攻撃 ＫＡＩ")
+    after, outcome = RULESET.resolve(
+        state, [Order(1, 0, author, parsed.player, parsed.command, parsed.canonical)], SeededSource(b"k" * 32)
+    )
+    assert outcome.meta["result"]["actions"]["ロボII"].get("target") == "KAI", outcome.meta["result"]
+    assert after.characters["ロボII"].square == "C2"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("ＫＡＩ", "KAI"), ("ｶｲ", "カイ"), ("ロボⅡ", "ロボII"), ("ｶｲ", "ｶｲ")]
+)
+def test_two_names_nfkc_makes_one_are_refused_naming_both(first: str, second: str) -> None:
+    text = MINIMAL.replace('name = "一"', f'name = "{first}"') + (
+        f'[[characters]]\nname = "{second}"\nside = "B"\nsquare = "B1"\n'
+    )
+    with pytest.raises(RulesetError, match="2人います") as refused:
+        RULESET.read_scenario(text)
+    assert first in str(refused.value) and second in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("sides = [1, 2]\n", "sides は表の並び"),
+        (MINIMAL + "[options]\nmove = 'fast'\n", "move は0以上の整数"),
+        (MINIMAL + "[options]\ndying = 1\n", "dying は true か false"),
+        (MINIMAL + "[options]\nmental_rates = [100, 'x']\n", "整数の並び"),
+        (MINIMAL + "[map]\ncolumns = 100000000\n", "columns は1～99"),
+        (MINIMAL + "[map]\nrows = ''\n", "rows は A～Z"),
+        (MINIMAL.replace('square = "A1"', 'square = "A1"\npowers = [1]'), "powers は表の並び"),
+        ("map = 3\n" + MINIMAL, r"\[map\] は表"),
+    ],
+)
+def test_a_scenario_of_the_wrong_shape_is_refused_with_the_key(text: str, reason: str) -> None:
+    with pytest.raises(RulesetError, match=reason):
+        RULESET.read_scenario(text)
