@@ -19,7 +19,7 @@ from engine.rules.dh.board import plan_move
 from engine.rules.dh.context import Context
 from engine.rules.dh.orders import ATTACK, POWER, Command
 from engine.rules.dh.powers import fire_counters, first_side_penalty, use_power
-from engine.rules.dh.state import Character, Power
+from engine.rules.dh.state import Character, DHState, Power
 from engine.rules.dh.stats import ZOC_FREE, holds, move_points, present_since, stat, why_cannot_act
 
 
@@ -88,18 +88,33 @@ def move(ctx: Context, character: Character, goal: str | None, record: dict[str,
     return True
 
 
+def attack_problem(state: DHState, user: Character, name: str | None) -> str | None:
+    """Why `user` (where it stands now) cannot normal-attack `name`, or None: 「同マスのキャラクター1人
+    に攻撃を仕掛けます」「自分自身に対しては不可能です」 — a dead or absent target is said to be so."""
+    target = state.characters.get(name or "")
+    if target is None:
+        return f"{name}はいない"
+    if target is user:
+        return "自分自身は攻撃できない"
+    if not target.alive:
+        return f"{name}は死亡している"
+    if target.square is None:
+        return f"{name}はMAP上にいない"
+    if target.square != user.square:
+        return f"{name}は同マスにいない"
+    if target.side != user.side and first_side_penalty(state, user):
+        return "先手ペナルティにより第1ターンは敵を通常攻撃できない"
+    return None
+
+
 def attack(ctx: Context, user: Character, name: str | None, record: dict[str, Any]) -> None:
     """通常攻撃: 1.対象決定 → 2.命中判定 → 3.ダメージ処理 → 4.終了; then the target's counters."""
-    target = ctx.state.characters.get(name or "")
-    if target is None or target is user or not target.alive or target.square != user.square:
-        why = "自分自身は攻撃できない" if target is user else f"{name}は同マスにいない"
+    why = attack_problem(ctx.state, user, name)
+    if why is not None:
         record["outcome"] = "キャンセル"
         ctx.say(f"　通常攻撃 → {why}ため待機")
         return
-    if target.side != user.side and first_side_penalty(ctx.state, user):
-        record["outcome"] = "キャンセル"
-        ctx.say("　先手ペナルティにより第1ターンは敵を通常攻撃できないため待機")
-        return
+    target = ctx.state.characters[name or ""]
     power, guard = stat(user, "attack"), stat(target, "defense")
     chance = hit_chance(power, guard)
     options = ctx.state.options

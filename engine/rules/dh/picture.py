@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import svg
+from engine.rules.dh.report import field_mark
 from engine.rules.dh.state import DHState, phase_label
 
 CELL = 72
@@ -21,6 +22,10 @@ def picture(state: DHState, result: Mapping[str, Any] | None = None) -> str:
     notes = [
         f"フェイズ{state.phase} {phase_label(state.phase)}（{state.acting.name}）",
         "DP: " + " ／ ".join(f"{side.name} {state.dp.get(side.name, 0)}" for side in state.sides),
+    ]
+    notes += [
+        f"{field_mark(index)} フィールド「{placed.power}」（{placed.owner}）: {'・'.join(placed.squares)}"
+        for index, placed in enumerate(state.fields)
     ]
     if state.winner is not None:
         notes.append(f"勝敗: {state.winner}" + (f"（{state.reason}）" if state.reason else ""))
@@ -58,6 +63,34 @@ def picture(state: DHState, result: Mapping[str, Any] | None = None) -> str:
                 fill="#555" if square in walls else "#fafafa",
                 stroke="#999",
             )
+            for index, placed in enumerate(state.fields):
+                if square in placed.squares:
+                    owner = state.characters.get(placed.owner)
+                    area = svg.group(
+                        cell, {"field": placed.power, "owner": placed.owner}, **{"class": "field"}
+                    )
+                    colour = fill.get(owner.side, "#333") if owner else "#333"
+                    svg.add(
+                        area,
+                        "rect",
+                        x=x + 1,
+                        y=y + 1,
+                        width=CELL - 2,
+                        height=CELL - 2,
+                        fill=colour,
+                        fill_opacity=0.12,
+                        stroke=colour,
+                        stroke_dasharray="4 3",
+                    )
+                    svg.add(
+                        area,
+                        "text",
+                        field_mark(index),
+                        x=x + CELL - 14 - 12 * (index % 4),
+                        y=y + CELL - 5,
+                        font_size=11,
+                        fill=colour,
+                    )
             for index, character in enumerate(standing.get(square, [])[:4]):
                 mark = svg.group(
                     cell, {"character": character.name, "side": character.side}, **{"class": "piece"}

@@ -178,7 +178,11 @@ def use_active(ctx: Context, user: Character, power: Power, named: str | None, t
     再行動-like effects once the use has ended."""
     targets = choose_targets(ctx, user, power, named)
     if targets is None:
-        ctx.say("　対象が不適正のため発動キャンセル（待機）")
+        dead = [
+            n for n in (named or "").split("、") if n in ctx.state.characters and not ctx.character(n).alive
+        ]
+        why = f"{'、'.join(dead)}は死亡している" if dead else "対象が不適正の"
+        ctx.say(f"　{why}ため発動キャンセル（待機）")
         return
     if not targets:
         ctx.say("　対象なし（空撃ち）")

@@ -12,27 +12,59 @@ from engine.report import Block, Report, heading, line, report, section, strong,
 from engine.rules.dh.context import Context
 from engine.rules.dh.phase import Phase
 from engine.rules.dh.state import STYLES, Character, DHState, phase_label
-from engine.rules.dh.stats import AWAY, dying, status_text
+from engine.rules.dh.stats import AWAY, dying, stat, status_text
 
 CHECKS_HEADING = "判定"
 WALL, EMPTY, CORNER = "■", "□", "＼"
 
 
+FIELD_MARKS = "①②③④⑤⑥⑦⑧⑨⑩"
+
+
+def field_mark(index: int) -> str:
+    """The mark of the index-th field on the map (①, ②…), in the order the fields were placed."""
+    return FIELD_MARKS[index % len(FIELD_MARKS)]
+
+
 def board_map(state: DHState) -> Block:
-    """The map: one row per letter, one column per number; a cell lists who stands there."""
+    """The map: one row per letter, one column per number; a cell lists who stands there and the mark
+    of every field over it (①…, named under the map)."""
     grid = state.grid
     where: dict[str, list[str]] = {}
     for character in state.on_map():
         assert character.square is not None
         where.setdefault(character.square, []).append(character.name)
+    over: dict[str, str] = {}
+    for index, placed in enumerate(state.fields):
+        for square in placed.squares:
+            over[square] = over.get(square, "") + field_mark(index)
     rows = []
     for row in grid.rows:
         cells = [row]
         for column in range(1, grid.columns + 1):
             square = f"{row}{column}"
-            cells.append(WALL if square in grid.walls else "、".join(where.get(square, [])) or EMPTY)
+            if square in grid.walls:
+                cells.append(WALL)
+                continue
+            cells.append(("、".join(where.get(square, [])) + over.get(square, "")) or EMPTY)
         rows.append(cells)
     return table(rows, header=[CORNER, *(str(c) for c in range(1, grid.columns + 1))])
+
+
+def field_lines(state: DHState) -> list[Block]:
+    """What each mark on the map is: the field, who placed it, its squares and until when it stays."""
+    found: list[Block] = []
+    for index, placed in enumerate(state.fields):
+        owner = state.characters.get(placed.owner)
+        side = f"・{owner.side}" if owner else ""
+        until = f"{phase_label(placed.until)}の開始まで" if placed.until is not None else "永続"
+        mark = field_mark(index)
+        found.append(
+            line(
+                f"{mark} フィールド「{placed.power}」（{placed.owner}{side}）: {'・'.join(placed.squares)}（{until}）"
+            )
+        )
+    return found
 
 
 def _place(character: Character) -> str:
@@ -61,14 +93,15 @@ def status_table(state: DHState) -> Block:
             c.name,
             c.side,
             _place(c),
-            str(c.attack),
-            str(c.defense),
+            str(stat(c, "attack")),
+            str(stat(c, "defense")),
             str(c.hp),
-            str(c.mind),
+            str(stat(c, "mind")),
             _states(state, c),
         )
         for c in state.characters.values()
     ]
+    # 攻撃・防御・精神 as the rules use them now: a state's 防御力+2 is in the number, and named in 状態.
     return table(rows, header=("名前", "陣営", "位置", "攻撃", "防御", "体力", "精神", "状態"))
 
 
@@ -79,20 +112,15 @@ def dp_line(state: DHState) -> Block:
 def board_blocks(state: DHState) -> list[Block]:
     """The board, the table and DP: what every report ends with and what 状態 posts."""
     blocks: list[Block] = [
-        section(heading("MAP"), board_map(state)),
+        section(heading("MAP"), board_map(state), *field_lines(state)),
         section(heading("ステータス"), status_table(state)),
         dp_line(state),
     ]
     if state.winner is not None:
         verdict = "引き分け" if state.winner == "引き分け" else f"{state.winner}の勝利"
         blocks.append(line("勝敗: ", strong(verdict), f"（{state.reason}）"))
-    else:
-        minutes = state.options.phase_minutes
-        blocks.append(
-            line(
-                f"次: フェイズ{state.phase} {phase_label(state.phase)}（{state.acting.name}） 制限時間{minutes}分"
-            )
-        )
+    else:  # its deadline is the period's, which the referee states beside this
+        blocks.append(line(f"次: フェイズ{state.phase} {phase_label(state.phase)}（{state.acting.name}）"))
     return blocks
 
 

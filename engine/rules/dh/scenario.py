@@ -235,6 +235,10 @@ def _characters(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> dict[
 def _options(data: Mapping[str, Any]) -> Options:
     table = dict(_table(data, "options"))
     known = {f.name for f in fields(Options)}
+    if "phase_minutes" in table:
+        raise _fail(
+            "options の phase_minutes はなくなりました（制限時間は締切まで：ボットの schedule で決まります）"
+        )
     extra = set(table) - known
     if extra:
         raise _fail(f"options に知らない項目があります: {'、'.join(sorted(extra))}")

@@ -9,7 +9,7 @@ p is odd and the 後手 side's when it is even. A timed state or a 能力休み 
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from engine.rules.dh.board import Grid
@@ -132,7 +132,6 @@ class Options:
     dp_per_kill: int = 1
     ally_death_mind: int = 1
     turn_limit: int = 8
-    phase_minutes: int = 20
     late_first: int = 1  # actions lost for the first second late
     late_per_minute: int = 1  # and for every further minute
     zoc_cancels: bool = False  # a move whose every path crosses an enemy is cancelled (default: ZoC stops it)
@@ -202,6 +201,13 @@ def _character(data: dict[str, Any]) -> Character:
     )
 
 
+def _options(data: dict[str, Any]) -> Options:
+    """The options of a stored state; a key an older version kept and this one has dropped (the
+    time limit, now the schedule's) is left out, so a game stored before still folds."""
+    known = {f.name for f in fields(Options)}
+    return Options(**{key: value for key, value in data.items() if key in known})
+
+
 def state_from_dict(data: dict[str, Any]) -> DHState:
     data = copy.deepcopy(data)
     return DHState(
@@ -209,7 +215,7 @@ def state_from_dict(data: dict[str, Any]) -> DHState:
             **data,
             "sides": [Side(**item) for item in data["sides"]],
             "characters": {name: _character(item) for name, item in data["characters"].items()},
-            "options": Options(**data.get("options", {})),
+            "options": _options(data.get("options", {})),
             "reinforcements": [Reinforcement(**item) for item in data.get("reinforcements", ())],
             "fields": [Field(**item) for item in data.get("fields", ())],
             "dp": dict(data.get("dp", {})),

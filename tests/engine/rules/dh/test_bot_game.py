@@ -175,7 +175,8 @@ def test_the_map_shows_walls_and_who_is_where(played) -> None:
     first = game.reports(1)[0]
     rows = first.split("【MAP】")[1].split("\n")
     assert rows[1].split("　") == ["＼", "1", "2", "3", "4", "5", "6", "7"]
-    assert rows[4].split("　")[:5] == ["C", "□", "□", "会長", "■"]
+    assert rows[4].split("　")[:5] == ["C", "□", "①", "会長①", "■"]  # 書記's field around B3
+    assert "① フィールド「守護結界」（書記・生徒会）: A2・A3・B2・B3・B4・C2・C3" in first
 
 
 def test_the_gm_status_posts_the_board_and_the_table(played) -> None:

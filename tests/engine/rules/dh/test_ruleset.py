@@ -121,7 +121,6 @@ def test_help_names_the_rules_of_the_seed_and_every_default() -> None:
         "dp_per_kill",
         "ally_death_mind",
         "turn_limit",
-        "phase_minutes",
         "late_first",
         "late_per_minute",
         "zoc_cancels",

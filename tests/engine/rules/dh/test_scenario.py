@@ -42,7 +42,7 @@ def test_the_defaults_of_a_minimal_scenario() -> None:
     assert state.walls == ["A4", "C4", "E4"] and state.phase == 1 and state.dp == {"A": 0, "B": 0}
     options = Options()
     assert (options.dp_per_kill, options.ally_death_mind, options.turn_limit, options.move) == (1, 1, 8, 2)
-    assert (options.late_first, options.late_per_minute, options.phase_minutes) == (1, 1, 20)
+    assert (options.late_first, options.late_per_minute) == (1, 1)
     assert options.mental_rates == [100, 50, 25] and options.dying
     assert not (options.first_penalty or options.half_hit or options.sure_hit or options.zoc_cancels)
 
@@ -200,3 +200,14 @@ def test_two_names_nfkc_makes_one_are_refused_naming_both(first: str, second: st
 def test_a_scenario_of_the_wrong_shape_is_refused_with_the_key(text: str, reason: str) -> None:
     with pytest.raises(RulesetError, match=reason):
         RULESET.read_scenario(text)
+
+
+def test_a_time_limit_in_the_scenario_is_refused_since_the_schedule_sets_it() -> None:
+    with pytest.raises(RulesetError, match="phase_minutes はなくなりました"):
+        RULESET.read_scenario(MINIMAL + "[options]\nphase_minutes = 20\n")
+
+
+def test_a_state_stored_with_the_dropped_time_limit_still_reads() -> None:
+    data = RULESET.state_to_dict(arena())
+    data["options"]["phase_minutes"] = 20
+    assert RULESET.state_from_dict(data).options == arena().options
