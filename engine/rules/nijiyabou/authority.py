@@ -1,12 +1,19 @@
-"""Who may order what: a player is known by the trip of `名前◆トリップ` (by the name when there is
-none), plays one liver, and speaks for the areas of the country that liver is lord of, except the
-areas delegated (委任) to a vassal player's liver, which that vassal orders (all but 外交).
-An unclaimed country takes orders from anyone until a claim (参加) for it is resolved: `resolve`
-first settles the claims (first claim wins), then judges every order again with `problem`.
+"""Who may order what: a player is known by the trip of `名前◆トリップ`, plays one liver, and speaks
+for the areas of the country that liver is lord of, except the areas delegated (委任) to a vassal
+player's liver, which that vassal orders (all but 外交).
+
+- A country nobody has joined is commanded by nobody in the thread: it does nothing and defends.
+  Only the GM's offline tool (`threadgm adjudicate`, whose unsigned lines come from `OFFLINE_GM`)
+  orders it. So 外交 (同盟, 降伏) always has each country's own lord behind it (「両国の合意」).
+- 参加 needs a trip (a bare name is anyone's). Claims settle when the season is resolved (first claim
+  wins); an order for the country claimed in the same season is taken at the receipt (`intake`) and
+  judged again, after the claims, by `resolve`. The receipt's word on it is `receipts.py`'s.
 """
 
 from __future__ import annotations
 
+from engine.rules.nijiyabou import war
+from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import area_name, key
 from engine.rules.nijiyabou.orders import (
     CLAIM,
@@ -25,6 +32,10 @@ from engine.rules.nijiyabou.orders import (
     Command,
 )
 from engine.rules.nijiyabou.state import State
+
+# The author `threadgm adjudicate` gives an ORDERS.txt line written without `名前:` (the GM's own
+# tool). A name read from a board never begins with a space (the scraper collapses whitespace).
+OFFLINE_GM = " GM"
 
 
 def identity(text: str) -> tuple[str, str | None]:
@@ -74,23 +85,37 @@ def claim_target(state: State, text: str) -> str | None:
     return key(text) if liver is not None else None
 
 
-def problem(state: State, command: Command, author: str) -> str | None:
-    """Why `author` cannot give `command` now (Japanese), or None."""
+def problem(state: State, command: Command, author: str, *, intake: bool = False) -> str | None:
+    """Why `author` cannot give `command` now (Japanese), or None. At `intake` (the receipt) an order
+    for a country nobody has joined yet passes from an author who has not joined either: a claim in
+    the same season may give it to him (`resolve` judges it again after the claims)."""
     if isinstance(command, Act):
         return _act_problem(state, command, author)
-    return _area_problem(state, command, author)
+    return _area_problem(state, command, author, intake)
 
 
-def _area_problem(state: State, command: AreaOrder, author: str) -> str | None:
+def unclaimed_problem(state: State, area: str, author: str) -> str:
+    lord = state.livers[state.countries[state.areas[area].owner or ""].lord]
+    why = (
+        "命令できるのは自分の国のエリアだけです"
+        if played_liver(state, author) is not None
+        else f"参加 {lord.name} で参加すると、その季節の命令から有効"
+    )
+    return f"{area}の国（{lord.name}）にはプレイヤーがいないため命令できません（{why}）"
+
+
+def _area_problem(state: State, command: AreaOrder, author: str, intake: bool) -> str | None:
     area = state.areas[command.area]
     if area.owner is None:
         return f"{command.area}を支配する国がありません"
     boss = controller(state, command.area)
     assert boss is not None
     player = state.livers[boss].player
-    if player is None and claimed(state, area.owner):
-        return f"{command.area}に命令できるのは{state.livers[boss].name}のプレイヤーだけです"
-    if player is not None and not same_player(player, author):
+    if author == OFFLINE_GM:
+        pass
+    elif player is None and (not intake or played_liver(state, author) is not None):
+        return unclaimed_problem(state, command.area, author)
+    elif player is not None and not same_player(player, author):
         return f"{command.area}に命令できるのは{state.livers[boss].name}のプレイヤーだけです"
     if command.kind == DIPLOMACY and boss != state.countries[area.owner].lord:
         return "外交は君主だけができます（委任されたエリアではできません）"
@@ -127,9 +152,9 @@ def _sortie_rule(state: State, command: AreaOrder) -> str | None:
         return f"{target}は{area}の隣接エリアではありません（出陣は隣接エリアへ）"
     if state.areas[target].owner == state.areas[area].owner:
         return f"{target}は自国のエリアです"
-    for unit in command.units:
-        if (problem := _here(state, unit.liver, area)) is not None:
-            return problem + "（移動した武将はそのターンに出陣できません）"
+    units, left_home = war.sortie_units(state, command, Moved())
+    if command.units and not units:
+        return "、".join(left_home)
     if command.joint is not None:
         joint_area, liver = command.joint
         if state.areas[joint_area].owner != state.areas[area].owner or joint_area == area:
@@ -177,6 +202,8 @@ def _joint_rule(state: State, command: AreaOrder) -> str | None:
 
 
 def _claim_problem(state: State, command: Act, author: str) -> str | None:
+    if identity(author)[1] is None:
+        return "参加にはトリップが必要です（名前欄に 名前#好きな文字列 と書いてください）"
     target = claim_target(state, command.liver)
     if target is None:
         return f"「{command.liver}」というライバー・エリアはありません"

@@ -10,10 +10,14 @@ Each takes the state (changed in place: `resolve` works on a copy) and one order
   terrain stat, +5), 登用 (a free liver in this or an adjacent area joins, a die picks among several;
   none: an 能力アイテム). Stats stay within 1–100.
 - 移動: livers, troops and 国力 of the area to another own area, any distance; a liver moves once a
-  season, and a liver that moved cannot sortie, relieve or join an attack this season.
+  season. 「移動した部隊はそのターンには出陣・救援できません」: a liver that moved, and the soldiers that
+  arrived in an area, cannot sortie, relieve or join an attack this season (`Moved`); the soldiers who
+  stayed still can. Moved soldiers defend the area they are in.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from engine.rng import Dice
 from engine.rules.nijiyabou.changes import forget
@@ -22,6 +26,29 @@ from engine.rules.nijiyabou.orders import AreaOrder
 from engine.rules.nijiyabou.state import State
 
 ITEM, CHOSEN, RECRUIT, TROUBLE = "能力アイテム", "選べる能力アイテム", "登用", "機材トラブル"
+
+
+@dataclass
+class Moved:
+    """What moved this season: the livers, and the soldiers that arrived per (area, troop type)."""
+
+    livers: set[str] = field(default_factory=set)
+    arrived: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def __contains__(self, liver: object) -> bool:
+        return liver in self.livers
+
+    def ready(self, state: State, area: str, troop: str) -> int:
+        """The soldiers of `troop` in `area` that may sortie or relieve: those that did not just arrive."""
+        return max(0, state.areas[area].troops[troop] - self.arrived.get((area, troop), 0))
+
+    def carry(self, state: State, source: str, dest: str, troop: str, amount: int) -> None:
+        """`amount` soldiers went from `source` to `dest` (those leaving `source` are the ones that
+        stayed first: soldiers that had just arrived there leave last)."""
+        left = state.areas[source].troops[troop]
+        if (source, troop) in self.arrived:
+            self.arrived[(source, troop)] = min(self.arrived[(source, troop)], left)
+        self.arrived[(dest, troop)] = self.arrived.get((dest, troop), 0) + amount
 
 
 def domestic(state: State, order: AreaOrder) -> tuple[bool, str]:
@@ -100,7 +127,7 @@ def stream(state: State, order: AreaOrder, dice: Dice) -> tuple[bool, str]:
     return True, f"{head}、1D4→{stat}、{_raise(state, liver, stat)}"
 
 
-def move(state: State, order: AreaOrder, moved: set[str]) -> tuple[bool, str]:
+def move(state: State, order: AreaOrder, moved: Moved) -> tuple[bool, str]:
     source, dest = state.areas[order.area], state.areas[order.target or ""]
     if dest.owner != source.owner:
         return False, f"{order.area} 移動：{order.target}は自国のエリアではありません"
@@ -119,7 +146,7 @@ def move(state: State, order: AreaOrder, moved: set[str]) -> tuple[bool, str]:
     for liver in livers:
         forget(state, liver, order.area)
         state.livers[liver].area = order.target
-        moved.add(liver)
+        moved.livers.add(liver)
     for what, amount in order.amounts:
         if what == "国力":
             source.power -= amount
@@ -127,6 +154,7 @@ def move(state: State, order: AreaOrder, moved: set[str]) -> tuple[bool, str]:
         else:
             source.troops[what] -= amount
             dest.troops[what] += amount
+            moved.carry(state, order.area, order.target or "", what, amount)
     what = [state.livers[k].name for k in livers] + [f"{w}{a}" for w, a in order.amounts]
     return True, f"{order.area} 移動：{'・'.join(what)} → {order.target}"
 

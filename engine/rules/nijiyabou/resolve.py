@@ -123,7 +123,7 @@ def _apply(season: Season, phase: str, outcome: tuple[bool, str]) -> None:
     season.events[phase].append(outcome[1] if outcome[0] else f"{outcome[1]}（実行されず）")
 
 
-def _home(state: State, slots: dict, season: Season, dice: Recording, moved: set[str]) -> None:
+def _home(state: State, slots: dict, season: Season, dice: Recording, moved: home.Moved) -> None:
     for order in _of(slots, DOMESTIC):
         _apply(season, "内政・配信", home.domestic(state, order))
     for order in _of(slots, STREAM):
@@ -138,7 +138,7 @@ def _home(state: State, slots: dict, season: Season, dice: Recording, moved: set
 
 
 def _battles(
-    state: State, slots: dict, season: Season, dice: Recording, moved: set[str], yielding: set[str]
+    state: State, slots: dict, season: Season, dice: Recording, moved: home.Moved, yielding: set[str]
 ) -> None:
     found = war.declare(state, _of(slots, SORTIE), moved, yielding)
     declared = [
@@ -174,7 +174,7 @@ def resolve_season(state: State, orders: Sequence[Order], source: RandomSource) 
     events, yielding = diplomacy.diplomacy(new, [o for o in _of(slots, DIPLOMACY) if o.act != JOINT])
     season.events["外交"] += events
     season.events["引き抜き・寝返り"] += diplomacy.betrayals(new, acts)
-    moved: set[str] = set()
+    moved = home.Moved()
     _home(new, slots, season, dice, moved)
     for act, _ in acts:
         if act.kind == REVOLT:

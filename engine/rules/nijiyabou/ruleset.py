@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.report import Block, Report, heading, line, report
 from engine.rng import RandomSource
-from engine.rules.nijiyabou import authority, sim, verify
+from engine.rules.nijiyabou import authority, receipts, sim, verify
 from engine.rules.nijiyabou import report as season_report
 from engine.rules.nijiyabou.help import HELP
-from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, key, nfkc
-from engine.rules.nijiyabou.orders import Act, AreaOrder, Command, parse_line
+from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
+from engine.rules.nijiyabou.orders import Command, parse_line
 from engine.rules.nijiyabou.resolve import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
@@ -150,16 +150,23 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
     def parse_line(self, line: str) -> OrderText | Rejection | None:
         return parse_line(line)
 
+    def read_orders(self, state: State, text: str) -> list[Order]:
+        """ORDERS.txt of `threadgm adjudicate`: a line without `名前:` is the GM's, who may order any
+        area there (the countries nobody has joined, too)."""
+        orders = super().read_orders(state, text)
+        return [
+            replace(o, author=authority.OFFLINE_GM, player=authority.OFFLINE_GM) if o.author == "GM" else o
+            for o in orders
+        ]
+
     def order_key(self, order: Order) -> str:
-        command = order.command
-        if isinstance(command, AreaOrder):
-            slot = command.kind if command.kind in ("編成", "救援", "委任") else "command"
-            return f"{authority.identity(order.author)[1] or order.author}|{command.area}|{slot}"
-        assert isinstance(command, Act)
-        return f"{authority.identity(order.author)[1] or order.author}|{command.kind}|{key(command.liver)}"
+        return receipts.order_key(order)
+
+    def remark(self, state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+        return receipts.remark(state, order, earlier)
 
     def check(self, state: State, order: Order) -> str | None:
-        return authority.problem(state, order.command, order.author)
+        return authority.problem(state, order.command, order.author, intake=True)
 
     def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
         new, season = resolve_season(state, orders, source)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from engine.rng import RandomSource
 from engine.rules.nijiyabou import changes
 from engine.rules.nijiyabou.battle import ATTACK, DEFENSE, Army, Fight, Fighter, fight
+from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import LEAD, VALOR, WIT, key
 from engine.rules.nijiyabou.orders import AreaOrder
 from engine.rules.nijiyabou.state import State
@@ -64,41 +65,53 @@ class War:
     battles: list[Battle] = field(default_factory=list)
 
 
-def unit_of(state: State, area: str, liver: str, moved: set[str]) -> tuple[str, int] | None:
-    """The unit `liver` leads in `area` (troop, soldiers) when it can fight away from home."""
+def unit_of(state: State, area: str, liver: str, moved: Moved) -> tuple[str, int] | None:
+    """The unit `liver` leads in `area` (troop, soldiers) when it can fight away from home: neither
+    the liver nor the soldiers moved this season (§7)."""
     troop = state.lead_type(area, liver)
     found = state.livers.get(liver)
     if troop is None or found is None or found.area != area or liver in moved:
         return None
-    soldiers = state.areas[area].troops[troop]
+    soldiers = moved.ready(state, area, troop)
     return (troop, soldiers) if soldiers > 0 else None
 
 
-def _sortie_units(state: State, order: AreaOrder, moved: set[str]) -> list[tuple[str, str, int]] | str:
-    """The units of a sortie: those named, else every designated unit with soldiers."""
+def sortie_units(
+    state: State, order: AreaOrder, moved: Moved
+) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """The units of a sortie that go (liver key, troop, soldiers) and why each other one does not:
+    those named, else every designated unit with soldiers. A unit the rules forbid stays home and the
+    rest go (§11 「出陣の時に同時に兵力・部隊零の武将を出陣させること…はできません」, §7 「移動した部隊は
+    そのターンには出陣・救援できません」)."""
     area = state.areas[order.area]
     named = [(u.liver, u.troop, u.amount) for u in order.units] or [
         (state.livers[who].name, troop, None) for troop, who in area.leads.items() if area.troops[troop] > 0
     ]
-    units = []
+    units: list[tuple[str, str, int]] = []
+    problems: list[str] = []
     for name, troop, amount in named:
         liver = state.liver(name)
+        ready = moved.ready(state, order.area, troop)
         if liver is None or liver.area != order.area:
-            return f"{name}は{order.area}にいません"
-        if key(name) in moved:
-            return f"{name}はこのターンに移動したため出陣できません"
-        soldiers = area.troops[troop] if amount is None else amount
-        if soldiers > area.troops[troop]:
-            return f"{order.area}の{troop}は{area.troops[troop]}しかいません"
-        if soldiers <= 0:
-            return f"{name}の{troop}は兵力0のため出陣できません"
-        units.append((key(name), troop, soldiers))
-    return units or f"{order.area}には出陣できる部隊がありません（編成で率いる兵種を決めてください）"
+            problems.append(f"{name}は{order.area}にいません")
+        elif key(name) in moved:
+            problems.append(f"{name}はこの季節に移動したため出陣できません")
+        elif area.troops[troop] <= 0 or amount == 0:
+            problems.append(f"{name}の{troop}は兵力0のため出陣できません")
+        elif ready <= 0:
+            problems.append(f"{order.area}の{troop}はこの季節に移動してきた兵だけのため出陣できません")
+        elif amount is not None and amount > ready:
+            problems.append(
+                f"{order.area}の{troop}で出陣できるのは{ready}までです（{name}の{troop}{amount}）"
+            )
+        else:
+            units.append((key(name), troop, ready if amount is None else amount))
+    if not named:
+        problems.append(f"{order.area}には出陣できる部隊がありません（編成で率いる兵種を決めてください）")
+    return units, problems
 
 
-def _joint_unit(
-    state: State, country: str, joint: tuple[str, str], target: str, moved: set[str]
-) -> tuple | str:
+def _joint_unit(state: State, country: str, joint: tuple[str, str], target: str, moved: Moved) -> tuple | str:
     area, name = joint
     if state.areas[area].owner != country:
         return f"共同攻撃の{area}は自国のエリアではありません"
@@ -110,14 +123,22 @@ def _joint_unit(
     return (area, key(name), *unit)
 
 
-def declare(state: State, orders: list[AreaOrder], moved: set[str], yielding: set[str]) -> War:
+def declare(state: State, orders: list[AreaOrder], moved: Moved, yielding: set[str]) -> War:
     """Step 1–2: the sorties that stand, then those cancelled because their area is attacked
     (`yielding`: the areas of countries that sent 降伏する)."""
     war = War()
     for order in orders:
         country = state.areas[order.area].owner or ""
         problem = _sortie_problem(state, order, country, yielding)
-        units = problem or _sortie_units(state, order, moved)
+        units: list[tuple[str, str, int]] | str
+        if problem is not None:
+            units = problem
+        else:
+            units, left_home = sortie_units(state, order, moved)
+            if not units:
+                units = "、".join(left_home)
+            else:
+                war.refused += [(order, f"{why}（ほかの部隊は出陣）") for why in left_home]
         joint = None
         if not isinstance(units, str) and order.joint is not None:
             joint = _joint_unit(state, country, order.joint, order.target or "", moved)
@@ -160,7 +181,7 @@ def attacked_areas(war: War) -> set[str]:
 # -- relief ------------------------------------------------------------------------------------------
 
 
-def _relief_candidates(state: State, target: str, war: War, moved: set[str], used: set[str]) -> list[tuple]:
+def _relief_candidates(state: State, target: str, war: War, moved: Moved, used: set[str]) -> list[tuple]:
     attacked, busy = attacked_areas(war), _busy(war)
     found = []
     for area in state.neighbours(target):
@@ -196,7 +217,7 @@ def margin(state: State, war: War, area: str) -> int:
     return defending - attacking
 
 
-def assign_relief(state: State, war: War, battles: list[Battle], moved: set[str]) -> dict[str, list[tuple]]:
+def assign_relief(state: State, war: War, battles: list[Battle], moved: Moved) -> dict[str, list[tuple]]:
     """Step 4: for each battle, the relief that goes there: (area, liver, country, (troop, soldiers)),
     the most disadvantaged area (`margin`) first."""
     order = list(state.areas)
@@ -270,7 +291,7 @@ def _armies(
 
 
 def ally_joints(
-    state: State, war: War, declared: list[tuple[str, AreaOrder]], moved: set[str]
+    state: State, war: War, declared: list[tuple[str, AreaOrder]], moved: Moved
 ) -> dict[str, list]:
     """Step 3: the one allied joint unit per battle (the first declared that can go)."""
     joined: dict[str, list] = {}
@@ -300,7 +321,7 @@ def ally_joints(
     return joined
 
 
-def fight_all(state: State, war: War, joints: dict[str, list], moved: set[str], source: RandomSource) -> None:
+def fight_all(state: State, war: War, joints: dict[str, list], moved: Moved, source: RandomSource) -> None:
     targets = sorted(attacked_areas(war), key=list(state.areas).index)
     war.battles = [
         Battle(area, state.areas[area].owner)
@@ -333,8 +354,24 @@ def occupier(result: Fight) -> str | None:
     return None
 
 
-def _capturer(fighter: Fighter) -> str:
-    return max(fighter.damage_by, key=lambda c: (fighter.damage_by[c], c == fighter.destroyed_by))
+def _capturer(fighter: Fighter, among: list[str] | None = None) -> str:
+    """Whom the liver of a destroyed unit serves: of `among` (every country that hit it, when None),
+    the one it lost the most soldiers to; ties go to the one that destroyed it, then the first."""
+    damage = fighter.damage_by
+    candidates = list(damage) if among is None else among
+    return max(candidates, key=lambda c: (damage.get(c, 0), c == fighter.destroyed_by))
+
+
+def _takers(state: State, result: Fight, taker: str, follow: Callable[[str], str]) -> list[str]:
+    """§11: the occupying army and its joint attackers (the allied joint armies on its side)."""
+    joints = [
+        a.country
+        for a in result.armies
+        if a.side == ATTACK
+        and state.allied(follow(taker), follow(a.country))
+        and any(f.role == ALLY_JOINT for f in a.fighters)
+    ]
+    return [taker, *joints]
 
 
 def settle(state: State, war: War, follow: Callable[[str], str]) -> None:
@@ -344,7 +381,14 @@ def settle(state: State, war: War, follow: Callable[[str], str]) -> None:
         taker = occupier(battle.fight)
         battle.occupier = follow(taker) if taker else None
         fighters = [f for army in battle.fight.armies for f in army.fighters]
-        captures = [(f, _capturer(f)) for f in fighters if f.soldiers == 0 and f.start > 0 and f.damage_by]
+        # 「占領されたエリアの武将は、部隊が全滅した場合占領した軍または共同攻撃軍のうち、全滅を含めて
+        # 自分が最も多くの損害を受けた勢力の配下になります」: a separate attacker is not among them.
+        among = _takers(state, battle.fight, taker, follow) if taker else None
+        captures = [
+            (f, _capturer(f, among if f.role == GUARD else None))
+            for f in fighters
+            if f.soldiers == 0 and f.start > 0 and f.damage_by
+        ]
         for fighter in fighters:
             if fighter.soldiers > 0:
                 _return(state, battle, fighter, follow)

@@ -12,6 +12,8 @@ RESULTS    `battle AREA key=value …`  keys: occupier (a lord, `-`: none), init
            losses (round 1's losses per army, `/` separated, in initiative order)
            `strike AREA N = LIVER(兵種)→LIVER(兵種) KILLS`   the Nth strike of the battle in AREA
            `sortie AREA stands|cancelled`   `nobattle AREA`
+           `sortie_units AREA = LIVER(兵種N) …`   the units the sortie from AREA took
+           `relief_units AREA = LIVER(兵種N) …`   the relief units of the battle in AREA
 """
 
 from __future__ import annotations
@@ -101,6 +103,16 @@ def _check_result(result: dict, line: str) -> bool:
     elif head == "sortie":
         sortie = next(s for s in result["sorties"] if s["area"] == args[0])
         assert ("cancelled" if sortie["cancelled"] else "stands") == args[1], f"RESULTS {line}: {sortie}"
+    elif head == "sortie_units":
+        sortie = next(s for s in result["sorties"] if s["area"] == args[0])
+        shown = " ".join(f"{liver}({troop}{soldiers})" for liver, troop, soldiers in sortie["units"])
+        assert shown == " ".join(args[2:]), f"RESULTS {line}: the sortie took {shown}"
+    elif head == "relief_units":
+        units = [
+            u for army in _battle(result, args[0])["armies"] for u in army["units"] if u["role"] == "救援"
+        ]
+        shown = " ".join(f"{key(u['liver'])}({u['troop']}{u['start']})" for u in units)
+        assert shown == " ".join(args[2:]), f"RESULTS {line}: the relief was {shown}"
     elif head == "nobattle":
         assert all(b["area"] != args[0] for b in result["battles"]), f"RESULTS {line}"
     else:

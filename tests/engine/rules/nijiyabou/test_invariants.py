@@ -10,6 +10,7 @@ import random
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, OrderText
@@ -68,7 +69,7 @@ def assert_consistent(state: State) -> None:
 
 def test_random_seasons_keep_the_state_consistent() -> None:
     rng = random.Random(15)
-    authors = [f"P{n}◆T{n}" for n in range(8)] + ["GM"]
+    authors = [f"P{n}◆T{n}" for n in range(8)] + ["GM", OFFLINE_GM]
     state = RULESET.initial_state({})
     for season in range(40):
         state, outcome = RULESET.resolve(

@@ -9,12 +9,13 @@ import pytest
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, RulesetError
 
 
-def order(text: str, author: str = "GM", post: int = 1) -> Order:
+def order(text: str, author: str = OFFLINE_GM, post: int = 1) -> Order:
     parsed = parse_line(text)
     return Order(post, 0, author, author, parsed.command, parsed.canonical)
 

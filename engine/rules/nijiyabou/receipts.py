@@ -1,0 +1,137 @@
+"""What the receipt promises for an accepted order of にじ野望 (`Ruleset.remark`): given the state
+before the season and the accepted orders of the season written before it, what will run at the
+deadline as things stand. A receipt is a promise: an accepted line without a word runs.
+
+- **One command per area** (§3 「エリアごとに…どれかひとつを選んで」): orders share a slot
+  (`order_key`: the author, the area, the command or the designation) and the last one written runs
+  (`periods.effective_orders` keeps it, `resolve` takes it), so the later line says so:
+  「神奈川は1命令：配信が有効、徴兵は取消」.
+- **参加**: the first claim of a liver wins and a player joins once; the receipt names the country
+  joined, or the earlier claim that takes the liver or the player.
+- **A country nobody has joined**: its orders count only from the author whose claim this season
+  gives it to him; otherwise they will not run, and the receipt says why.
+- **出陣**: a unit the rules keep home (兵力0, moved — `war.sortie_units`) stays and the rest go; a
+  sortie from an area an earlier order attacks is called off (§11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.rules.nijiyabou import authority, war
+from engine.rules.nijiyabou.home import Moved
+from engine.rules.nijiyabou.names import key
+from engine.rules.nijiyabou.orders import CLAIM, DELEGATE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
+from engine.rules.nijiyabou.state import State
+from engine.ruleset import Order
+
+DESIGNATIONS = (ORGANIZE, RELIEF, DELEGATE)
+
+
+def order_key(order: Order) -> str:
+    """The slot an order fills: one command, one 編成, one 救援, one 委任 per area; one act of each
+    kind per liver — per author, so that another author's line never hides a player's."""
+    command = order.command
+    author = authority.identity(order.author)[1] or order.author
+    if isinstance(command, AreaOrder):
+        slot = command.kind if command.kind in DESIGNATIONS else "command"
+        return f"{author}|{command.area}|{slot}"
+    assert isinstance(command, Act)
+    return f"{author}|{command.kind}|{key(command.liver)}"
+
+
+def claims(state: State, orders: Sequence[Order]) -> dict[str, Order]:
+    """The claims that will win, as `resolve` settles them (first claim wins, one liver a player):
+    liver key → the claiming order."""
+    won: dict[str, Order] = {}
+    for order in orders:
+        command = order.command
+        if not isinstance(command, Act) or command.kind != CLAIM:
+            continue
+        target = authority.claim_target(state, command.liver)
+        if (
+            target is None
+            or target in won
+            or authority.problem(state, command, order.author) is not None
+            or any(authority.same_player(o.author, order.author) for o in won.values())
+        ):
+            continue
+        won[target] = order
+    return won
+
+
+def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str:
+    won = claims(state, [*earlier, order])
+    target = authority.claim_target(state, order.command.liver) or ""
+    name = state.livers[target].name
+    if won.get(target) is order:
+        areas = "・".join(state.areas_of(target)) if target in state.countries else ""
+        country = f"{name}の国（{areas}）" if areas else name
+        return f"{country}に参加します（判定で確定）"
+    if target in won:
+        return f"{name}には先に>>{won[target].post}の参加があるため、この参加は無効です"
+    mine = next(k for k, o in won.items() if authority.same_player(o.author, order.author))
+    return f"先の参加（{state.livers[mine].name}）が有効なため、この参加は無効です"
+
+
+def _replaced(order: Order, earlier: Sequence[Order]) -> str | None:
+    key = order_key(order)
+    before = next((o for o in reversed(earlier) if order_key(o) == key), None)
+    if before is None:
+        return None
+    new, old = order.command, before.command
+    if isinstance(new, Act):
+        return f"先の{new.kind}（>>{before.post}）は取消、こちらが有効"
+    if new.kind in DESIGNATIONS:
+        return f"{new.area}の{new.kind}は1つ：こちらが有効、先の{new.kind}（>>{before.post}）は取消"
+    if old.kind == new.kind:
+        return f"{new.area}は1命令：こちらの{new.kind}が有効、先の{old.kind}（>>{before.post}）は取消"
+    return f"{new.area}は1命令：{new.kind}が有効、{old.kind}は取消"
+
+
+def _unclaimed(state: State, command: AreaOrder, order: Order, earlier: Sequence[Order]) -> str | None:
+    owner = state.areas[command.area].owner
+    if order.author == authority.OFFLINE_GM or owner is None or authority.claimed(state, owner):
+        return None
+    lord = state.countries[owner].lord
+    claim = claims(state, earlier).get(lord)
+    if claim is not None and authority.same_player(claim.author, order.author):
+        return None
+    name = state.livers[lord].name
+    return f"このままでは実行されません：{command.area}の国（{name}）に参加していません（先に 参加 {name}）"
+
+
+def _sortie(state: State, command: AreaOrder, earlier: Sequence[Order]) -> str | None:
+    notes = []
+    attackers = [
+        o.post
+        for o in earlier
+        if isinstance(o.command, AreaOrder) and o.command.kind == SORTIE and o.command.target == command.area
+    ]
+    if attackers:
+        notes.append(f"{command.area}は>>{attackers[0]}の出陣先のため、このままなら出陣は取りやめです")
+    units, left_home = war.sortie_units(state, command, Moved())
+    organized = any(
+        isinstance(o.command, AreaOrder) and o.command.kind == ORGANIZE and o.command.area == command.area
+        for o in earlier
+    )
+    if units and left_home:
+        notes.append("、".join(left_home) + "。ほかの部隊で出陣します")
+    elif not units and not command.units and not organized:
+        notes.append("今の編成では出陣できる部隊がありません（同じ季節の編成で決めれば、その部隊で出陣）")
+    return "。".join(notes) or None
+
+
+def remark(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+    """The receipt's word on an accepted order (None: it runs as written)."""
+    command = order.command
+    if isinstance(command, Act) and command.kind == CLAIM:
+        notes = [_claim_note(state, order, earlier)]
+    else:
+        notes = [_replaced(order, earlier)]
+        if isinstance(command, AreaOrder):
+            notes.append(_unclaimed(state, command, order, earlier))
+            if command.kind == SORTIE:
+                notes.append(_sortie(state, command, earlier))
+    found = [note for note in notes if note]
+    return "。".join(found) or None
