@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.timing import per_second
-from engine.bcdice import clear_caches, evaluate
+from engine.dice.bcdice import clear_caches, evaluate
 from engine.rng import RecordedDice
 from parser.bcdice import parse_all
 from parser.bcdice.add_dice import AddDice, DiceRoll

@@ -1,7 +1,7 @@
 """Hostile posts of board size through the parsing the bot does for every post: how long one post
 takes (p50 / p99 / p99.9 / max) and whether any reader raises.
 
-A post goes where the bot sends every post it reads: the dice answer (`engine.post_dice.answer_post`,
+A post goes where the bot sends every post it reads: the dice answer (`engine.dice.post.answer_post`,
 with a seeded source), the GM lines (`parser.gm.find_gm_commands`) and each line through every game's
 `parse_line`. Posts are capped as the board caps them (2,048 characters, 24 lines, 256 a line: the
 board refuses anything larger), and drawn from the generators that found the slow cases of issue 11:
@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from engine.post_dice import answer_post
+from engine.dice.post import answer_post
 from engine.rng import SeededSource
 from engine.rules import REGISTRY
 from parser.gm import find_gm_commands

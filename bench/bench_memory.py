@@ -24,8 +24,8 @@ from board.admin import open_thread
 from board.posting import JST, Client, WriteForm
 from board.server import BoardServer, make_app
 from engine.rng import SeededSource
+from engine.rules import REGISTRY, naval
 from engine.rules import battle_royale as br
-from engine.rules import naval
 from engine.rules.naval.orders import parse_orders_file
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
@@ -62,7 +62,12 @@ def bot_catch_up() -> None:
             store = Store(data / "bot.sqlite")
             game = GameConfig("bench", "dice", url)
             bot = ThreadBot(
-                game, BotConfig(name="ベンチ#bench-mem"), store, make_session(), lambda: datetime.now(JST)
+                game,
+                BotConfig(name="ベンチ#bench-mem"),
+                store,
+                make_session(),
+                lambda: datetime.now(JST),
+                registry=REGISTRY,
             )
             bot.tick()  # joins: the commitment post
             for n in range(POSTS):

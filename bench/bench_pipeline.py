@@ -17,6 +17,7 @@ from pathlib import Path
 from board.admin import open_thread
 from board.posting import Client, WriteForm
 from board.server import BoardServer, make_app
+from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, Runner
 from scraper.fetch import FetchState, fetch, make_session
 from scraper.refs import ThreadRef
@@ -75,7 +76,7 @@ def delays(data: Path, app, server: BoardServer) -> None:
     key = open_thread(data, "bench", "応答速度", "ダイスどうぞ")
     url = f"{server.url}/test/read.cgi/bench/{key}/"
     bot = BotConfig(name="ベンチ#bench-bot", database=data / "bot.sqlite")
-    runner = Runner(bot, [GameConfig("bench", "dice", url, poll_seconds=1.0, idle_seconds=1.0)])
+    runner = Runner(bot, [GameConfig("bench", "dice", url, poll_seconds=1.0, idle_seconds=1.0)], REGISTRY)
     dat = data / "bench" / "dat" / f"{key}.dat"
     runner.start()
     measured = []

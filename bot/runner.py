@@ -20,6 +20,7 @@ from bot.loop import PollLoop
 from bot.thread_bot import ThreadBot
 from engine.config import BotConfig, GameConfig
 from engine.keys import JST
+from engine.ruleset import Registry
 from poster.pacing import Pacer
 from scraper.fetch import USER_AGENT, make_session
 from scraper.refs import ThreadRef
@@ -30,10 +31,15 @@ log = logging.getLogger("threadgm")
 
 
 class Runner:
-    """All games of a configuration, until `stop()` (or SIGINT/SIGTERM with `run_until_signalled`)."""
+    """All games of a configuration, played by the rulesets of `registry` (the one the configuration was
+    checked against), until `stop()` (or SIGINT/SIGTERM with `run_until_signalled`)."""
 
     def __init__(
-        self, bot: BotConfig, games: list[GameConfig], clock: Callable[[], datetime] | None = None
+        self,
+        bot: BotConfig,
+        games: list[GameConfig],
+        registry: Registry,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         bot.database.parent.mkdir(parents=True, exist_ok=True)
         self.store = Store(bot.database)
@@ -42,7 +48,10 @@ class Runner:
         for thread_id, sent_at in self.store.last_sent():  # a restart waits out the board's pace too
             self.pacer.remember(ThreadRef.from_url(thread_id).origin, datetime.fromisoformat(sent_at))
         self.clock = clock or (lambda: datetime.now(JST))
-        self.bots = [ThreadBot(game, bot, self.store, self.session, self.clock, self.pacer) for game in games]
+        self.bots = [
+            ThreadBot(game, bot, self.store, self.session, self.clock, self.pacer, registry=registry)
+            for game in games
+        ]
         self.loop = PollLoop(bot.workers, bot.per_host)
         web = bot.web if bot.web is not None and bot.web.enabled else None
         games_of_page = [(thread_bot.game, thread_bot.setup) for thread_bot in self.bots]

@@ -16,12 +16,11 @@ import requests
 
 from board.tripcode import name_and_trip
 from engine import referee
-from engine.cli import read_text
-from engine.config import BotConfig, GameConfig
-from engine.disclosure import next_disclosure
+from engine.config import BotConfig, GameConfig, read_text
+from engine.dice.disclosure import next_disclosure
 from engine.keys import JST, game_seed
 from engine.referee import GameSetup, PostView, ThreadView
-from engine.rules import REGISTRY
+from engine.ruleset import Registry
 from poster.markup import PostLimits
 from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
 from poster.pacing import Pacer
@@ -67,7 +66,9 @@ class TickResult:
 
 
 class ThreadBot:
-    """One game on its thread (and, for a while after a rollover, the old thread it still owes)."""
+    """One game on its thread (and, for a while after a rollover, the old thread it still owes), played
+    by the ruleset `registry` holds under the game's `rules` (the registry its configuration was
+    checked against). A scenario file that cannot be read raises ConfigError."""
 
     def __init__(
         self,
@@ -77,6 +78,8 @@ class ThreadBot:
         session: requests.Session,
         clock: Callable[[], datetime] = lambda: datetime.now(JST),
         pacer: Pacer | None = None,
+        *,
+        registry: Registry,
     ) -> None:
         self.game = game
         self.store = store
@@ -105,7 +108,7 @@ class ThreadBot:
         self._next_event: datetime | None = None
         self.setup = GameSetup.configured(
             game,
-            REGISTRY.get(game.rules),
+            registry.get(game.rules),
             record.secret,
             record.created_at,
             read_text(game.scenario) if game.scenario else None,

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from engine import tools
+from engine.offline.adjudicate import adjudicate
 from engine.report import Report
 from engine.rules import REGISTRY
 from engine.ruleset import Ruleset
@@ -225,8 +225,6 @@ def run_case(case: Case) -> None:
     scenario = ruleset.read_scenario(scenario_path(case).read_text(encoding="utf-8")) if case.scenario else {}
     state = checks.prestate(ruleset, ruleset.initial_state(scenario), case.prestate)
     for period in case.periods:
-        result = tools.adjudicate(
-            ruleset, state, "\n".join(period.orders), randoms_text="\n".join(period.randoms)
-        )
+        result = adjudicate(ruleset, state, "\n".join(period.orders), randoms_text="\n".join(period.randoms))
         state = result.state
         checks.check(ruleset, period, result.report, state)

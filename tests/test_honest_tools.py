@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scheduler import ConfigError, load_config, main
+from engine.config import ConfigError
+from scheduler import load_config, main
 from tests.bot_harness import BOT_NAME
 
 

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from engine import dice_answers
+from engine.dice import answers
 from engine.rules.battle_royale.templates import find_die_templates
 from engine.rules.naval.orders import find_naval_orders
 from parser.dice_tables import find_post_dice
@@ -41,7 +41,7 @@ def hostile_bodies(seed: int, count: int):
 
 
 READERS = {
-    "dice answer": lambda body: dice_answers.answer("1234567890", 5, body, b"k" * 32, lambda index: b"s" * 32),
+    "dice answer": lambda body: answers.answer("1234567890", 5, body, b"k" * 32, lambda index: b"s" * 32),
     "GM commands": find_gm_commands,
     "naval orders": find_naval_orders,
     "battle royale templates": find_die_templates,

@@ -41,7 +41,7 @@ def test_the_written_files_run_as_written(game: str, served, monkeypatch: pytest
     os.makedirs(bot_config.database.parent, exist_ok=True)
     store = Store(bot_config.database)
     try:
-        bot = ThreadBot(config, bot_config, store, make_session())
+        bot = ThreadBot(config, bot_config, store, make_session(), registry=REGISTRY)
         for _ in range(3):  # the bot's first polls: the dice keys, then the game's opening
             bot.tick()
     finally:
@@ -83,7 +83,7 @@ def test_a_game_from_the_written_files_plays_to_its_end_and_verifies(
     dat = tmp_path / "board" / "demo" / "dat" / f"{key}.dat"
     store = Store(bot_config.database)
     try:
-        bot = ThreadBot(config, bot_config, store, make_session(), clock=lambda: now[0])
+        bot = ThreadBot(config, bot_config, store, make_session(), clock=lambda: now[0], registry=REGISTRY)
         for _ in range(200):  # ten-minute periods, an hour a tick
             bot.tick()
             now[0] += timedelta(hours=1)

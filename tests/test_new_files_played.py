@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from board.admin import open_thread
 from board.server import make_app
 from board.settings import LOCAL_PLAY
+from engine.rules import REGISTRY
 from scheduler import ThreadBot, load_config, main
 from scraper.fetch import make_session
 from store.db import Store
@@ -98,7 +99,12 @@ def table_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Calla
         os.makedirs(bot_config.database.parent, exist_ok=True)
         store = Store(bot_config.database)
         board = LocalBoard(data, server, script, key)
-        table = Table(tmp_path, board, ThreadBot(game_config, bot_config, store, make_session()), store)
+        table = Table(
+            tmp_path,
+            board,
+            ThreadBot(game_config, bot_config, store, make_session(), registry=REGISTRY),
+            store,
+        )
         made.append(table)
         table.tick()  # the dice keys and the game's opening
         return table

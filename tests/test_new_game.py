@@ -7,15 +7,18 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from cli.main import build
+from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
-from engine.verify import ThreadPost, verify_thread
+from engine.ruleset import Registry
 from poster.markup import render_body
-from scheduler import BotConfig, GameConfig, ThreadBot, main
+from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
@@ -75,19 +78,18 @@ RULESET = CoinRuleset()
 
 
 @pytest.fixture
-def coin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def coin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
+    """A registry of its own: every registered game and the new one (the one registry line)."""
     folder = tmp_path / "games" / "coin"
     folder.mkdir(parents=True)
     (folder / "__init__.py").write_text(textwrap.dedent(COIN), "utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "games"))
-    ruleset = importlib.import_module("coin").RULESET
-    REGISTRY.add(ruleset)  # the one registry line
-    yield ruleset
-    REGISTRY._rulesets.pop(ruleset.ID)
+    yield Registry([*REGISTRY, importlib.import_module("coin").RULESET])
     sys.modules.pop("coin", None)
 
 
-def test_adjudicate_runs_the_new_game(coin, tmp_path: Path) -> None:
+def test_adjudicate_runs_the_new_game(coin: Registry, tmp_path: Path) -> None:
+    main = build(coin)
     orders = tmp_path / "ORDERS.txt"
     orders.write_text("アリス: ＜コイン＞表\nボブ: ＜コイン＞裏\n", "utf-8")
     saved = tmp_path / "state.json"
@@ -118,13 +120,13 @@ def test_adjudicate_runs_the_new_game(coin, tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["help", "coin"]).output.startswith("【コイン】")
 
 
-def test_the_bot_plays_the_new_game_and_verify_recomputes_it(coin, tmp_path: Path) -> None:
+def test_the_bot_plays_the_new_game_and_verify_recomputes_it(coin: Registry, tmp_path: Path) -> None:
     clock = Clock()
     board = LocalBoard.start(tmp_path / "board", clock=clock, title="コインスレ")
     store = Store(tmp_path / "bot.sqlite")
     schedule = {"interval": "1h", "anchor": "2026-12-01 21:00", "grace": "2m"}
     config = GameConfig("coin", "coin", board.url(), schedule=schedule, dice=False)
-    bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=coin)
     try:
         bot.tick()  # opens the game: 【コイン 開始】 with period 1's hash
         clock.at("20:10:00")
@@ -141,7 +143,7 @@ def test_the_bot_plays_the_new_game_and_verify_recomputes_it(coin, tmp_path: Pat
         assert sum(body.startswith("【ピリオド1 更新】") for body in bodies) == 1
         assert sum(body.startswith("【ピリオド2 更新】") for body in bodies) == 1
         shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in board.posts()]
-        verified = verify_thread(board.key, shown, render_body, None, REGISTRY.by_name)
+        verified = verify_thread(board.key, shown, render_body, None, coin.by_name)
         assert verified.ok and (verified.periods_checked, verified.periods_matched) == (2, 2), (
             verified.summary()
         )

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.clock.grid import parse_schedule
 from engine.rules import REGISTRY
 from engine.ruleset import ClockedRuleset
-from engine.schedule_grid import parse_schedule
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 _SECTION = re.compile(r"^### .*?\(`([a-z-]+)`(?:, `[a-z-]+`)*\)\n((?:(?!^##).*\n)*)", re.M)

@@ -26,6 +26,7 @@ from board.server import make_app
 from board.storage import BoardStore
 from engine.keys import JST
 from engine.rng import SeededDice
+from engine.rules import REGISTRY
 from engine.rules.battle_royale.ruleset import NEXT_TEMPLATE
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -97,7 +98,9 @@ class Game:
             **options,
         )
         self.store = Store(tmp_path / "bot.sqlite")
-        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+        self.bot = ThreadBot(
+            config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock, registry=REGISTRY
+        )
 
     def post(self, text: str, name: str = "名無しのダイス民") -> int:
         return self.board.post(text, name=name)
@@ -279,8 +282,8 @@ def test_golden_transcripts_are_kept_with_one_separator_line_between_posts() -> 
 
 
 def test_both_modes_are_registered_and_only_the_automatic_one_needs_a_schedule(tmp_path: Path) -> None:
-    from engine.rules import REGISTRY
-    from scheduler import ConfigError, load_config
+    from engine.config import ConfigError
+    from scheduler import load_config
 
     assert REGISTRY.get("battle-royale").ID == "battle-royale"
     assert REGISTRY.get("battle-royale-assist").ID == "battle-royale-assist"

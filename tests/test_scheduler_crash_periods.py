@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 import scheduler
+from engine.rules import REGISTRY
 from poster.writer import BoardWriter
+from scraper.fetch import make_session
 from store.db import Store
 from tests.test_scheduler_periods import Game
 
@@ -64,7 +66,7 @@ def restart(game: Game) -> None:
     game.store.close()
     game.store = Store(game.store.path)
     game.bot = scheduler.ThreadBot(
-        game.config, game.bot_config, game.store, scheduler.make_session(), game.clock
+        game.config, game.bot_config, game.store, make_session(), game.clock, registry=REGISTRY
     )
 
 

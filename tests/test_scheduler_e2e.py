@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from board.tripcode import display_trip
+from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, Runner, load_config
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard, check_dice_line, write_config
 
@@ -30,7 +31,7 @@ def test_a_dice_post_gets_exactly_one_reply_within_the_poll_interval(
         idle_seconds=POLL,
     )
     bot, games = load_config(config)
-    runner = Runner(bot, games)
+    runner = Runner(bot, games, REGISTRY)
     runner.start()
     try:
         board.wait_for(lambda: any(p.trip == BOT_TRIP for p in board.posts()))  # the commitment post
@@ -62,6 +63,7 @@ def test_the_bot_never_answers_itself_nor_posts_from_before_it_joined(
     runner = Runner(
         BotConfig(name=BOT_NAME, database=tmp_path / "b.sqlite"),
         [GameConfig("g", "dice", board.url(), 0.5, 0.5)],
+        REGISTRY,
     )
     runner.start()
     try:
@@ -81,12 +83,12 @@ def test_a_restart_answers_what_came_while_the_bot_was_down_once(board: LocalBoa
         BotConfig(name=BOT_NAME, database=tmp_path / "b.sqlite"),
         GameConfig("g", "dice", board.url(), 0.5, 0.5),
     )
-    runner = Runner(bot, [game])
+    runner = Runner(bot, [game], REGISTRY)
     runner.start()
     board.wait_for(lambda: any(p.trip == BOT_TRIP for p in board.posts()))
     runner.stop()
     missed = board.post("dice2d6=")
-    again = Runner(bot, [game])
+    again = Runner(bot, [game], REGISTRY)
     again.start()
     try:
         board.wait_for(lambda: board.replies_to(missed))

@@ -15,6 +15,7 @@ import poster.writer
 import scraper.fetch
 from board.admin import delete_post
 from engine.keys import JST
+from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
@@ -42,7 +43,7 @@ def make_bot(
 ) -> ThreadBot:
     store = Store(tmp_path / "bot.sqlite")
     game = GameConfig("g", "dice", board.url(dialect), read=read, **options)
-    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
     bot.tick()  # joins: the commitment post
     return bot
 
@@ -364,7 +365,7 @@ def test_a_portal_redirect_on_the_first_post_loses_neither_the_commitment_nor_an
     board.script.script("POST", writes, portal, times=3)
     store = Store(tmp_path / "bot.sqlite")
     game = GameConfig("g", "dice", board.url(dialect))
-    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    bot = ThreadBot(game, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
     with caplog.at_level(logging.WARNING):
         for _ in range(8):  # the rests grow: 60 s, 120 s, 240 s
             bot.tick()

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from board.tripcode import name_and_trip
 from engine.keys import JST
 from engine.rng import SeededDice
+from engine.rules import REGISTRY
 from engine.rules.naval.resolve import attacker_wins
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -67,7 +68,7 @@ class Game:
             seed="naval-e2e",
         )
         self.store = Store(tmp_path / "bot.sqlite")
-        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock, registry=REGISTRY)
 
     def post(self, at: str, text: str, name: str) -> int:
         self.clock.at(at)

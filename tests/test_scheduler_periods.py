@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.keys import JST
+from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
@@ -60,7 +61,9 @@ class Game:
         )
         self.store = Store(tmp_path / "bot.sqlite")
         self.bot_config = BotConfig(name=BOT_NAME)
-        self.bot = ThreadBot(self.config, self.bot_config, self.store, make_session(), self.clock)
+        self.bot = ThreadBot(
+            self.config, self.bot_config, self.store, make_session(), self.clock, registry=REGISTRY
+        )
 
     def post(self, text: str, name: str = "アリス") -> int:
         return self.board.post(text, name=name)

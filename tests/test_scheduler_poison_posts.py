@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.referee.isolation import INTERNAL_ERROR
+from engine.rules import REGISTRY
 from engine.rules.guess.ruleset import GuessRuleset
 from scheduler import ThreadBot
 from scraper.fetch import make_session
@@ -63,7 +64,9 @@ def test_a_post_that_raises_is_answered_with_an_error_and_a_restart_does_not_tri
 
     # A restart reads the store: the poison post is handled and answered; nothing is said twice.
     said = len(game.bot_posts())
-    game.bot = ThreadBot(game.config, game.bot_config, game.store, make_session(), game.clock)
+    game.bot = ThreadBot(
+        game.config, game.bot_config, game.store, make_session(), game.clock, registry=REGISTRY
+    )
     game.tick("20:11:00")
     assert len(game.bot_posts()) == said
     later = game.post("＜予想＞7")

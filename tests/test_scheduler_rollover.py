@@ -11,6 +11,7 @@ import pytest
 from werkzeug.wrappers import Response
 
 from board.admin import open_thread, update_settings
+from engine.rules import REGISTRY
 from scraper.dat import parse_dat
 from tests.bot_harness import BOT_TRIP
 from tests.test_scheduler_periods import GM, Game
@@ -27,7 +28,9 @@ def test_the_game_moves_to_the_next_part_before_the_thread_fills(tmp_path: Path,
         update_settings(game.board.data, "test", {"BBS_THREAD_STOP": "10"})
         if dialect == "shitaraba":
             game.config = type(game.config)(**{**game.config.__dict__, "thread": game.board.url("shitaraba")})
-            game.bot = type(game.bot)(game.config, game.bot_config, game.store, game.bot.session, game.clock)
+            game.bot = type(game.bot)(
+                game.config, game.bot_config, game.store, game.bot.session, game.clock, registry=REGISTRY
+            )
         first = game.bot.ref
         game.tick()  # post 2: the opening
         game.clock.at("20:10:00")

@@ -21,9 +21,9 @@ from datetime import datetime
 from typing import Any
 
 from engine import keys
+from engine.clock.periods import deadline_text
 from engine.config import GameConfig
 from engine.keys import JST
-from engine.periods import deadline_text
 from engine.referee import GameSetup
 from engine.report import Block, Heading, Line, Report, Section, Table
 from poster.markup import block_lines

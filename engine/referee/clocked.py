@@ -9,7 +9,8 @@ import json
 import logging
 from datetime import datetime
 
-from engine import periods
+from engine.clock import periods
+from engine.clock.schedule import describe
 from engine.keys import commitment
 from engine.referee.game import Game
 from engine.referee.isolation import hold, is_held, isolated
@@ -17,7 +18,6 @@ from engine.referee.ledger import ResolutionRow
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
 from engine.ruleset import ClockedRuleset, Order, OrderText
-from engine.schedule import describe
 
 log = logging.getLogger("threadgm")
 

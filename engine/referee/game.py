@@ -12,13 +12,13 @@ from datetime import datetime
 from typing import Any
 
 from engine import keys
+from engine.clock.gm_actions import clock_adjustments
+from engine.clock.schedule import PeriodClock, Schedule, parse_schedule
 from engine.config import GameConfig
-from engine.gm_actions import clock_adjustments
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
 from engine.ruleset import Ruleset
-from engine.schedule import PeriodClock, Schedule, parse_schedule
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 

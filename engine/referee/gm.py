@@ -1,12 +1,13 @@
 """GM commands in the referee: who may give them, what each one changes in the game's log (decided by
-`engine.gm_actions`), the echo in the thread, and what 状態 and 公開 post.
+`engine.clock.gm_actions`), the echo in the thread, and what 状態 and 公開 post.
 """
 
 from __future__ import annotations
 
-from engine import dice_answers, keys
-from engine.gm_actions import Effect, GameView, decide, void_echo
-from engine.periods import deadline_text
+from engine import keys
+from engine.clock.gm_actions import Effect, GameView, decide, void_echo
+from engine.clock.periods import deadline_text
+from engine.dice import answers
 from engine.referee.game import Game, PostView
 from engine.referee.isolation import INTERNAL_ERROR, isolated
 from engine.report import Block, Report, gm_line, line, report
@@ -158,11 +159,11 @@ def reveal(game: Game, number: int) -> None:
         raise ValueError(f">>{number} はまだ読み込んでいません")
     day = keys.day_of(post.date or game.now)
     secret_keys = game.setup.secret_keys(game.thread.key, number)
-    answer = dice_answers.answer(game.thread.key, number, post.body, game.setup.day_key(day), secret_keys)
+    answer = answers.answer(game.thread.key, number, post.body, game.setup.day_key(day), secret_keys)
     hidden = answer.meta.get("secret", {}) if answer is not None else {}
     if not hidden:
         raise ValueError(f">>{number} にシークレットダイスはありません")
     opened = {index: secret_keys(index) for index in hidden}
     game.send(
-        f"{game.id}/{game.thread.key}/reveal/{number}", "reveal", dice_answers.reveal(number, hidden, opened)
+        f"{game.id}/{game.thread.key}/reveal/{number}", "reveal", answers.reveal(number, hidden, opened)
     )

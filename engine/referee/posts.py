@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from engine import dice_answers, keys, periods
-from engine.disclosure import Disclosure, PeriodStatus, disclosure_report, plan
-from engine.periods import secret_commitment_line
+from engine import keys
+from engine.clock import periods
+from engine.clock.periods import secret_commitment_line
+from engine.dice import answers
+from engine.dice.disclosure import Disclosure, PeriodStatus, disclosure_report, plan
 from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
@@ -140,7 +142,7 @@ def _answer(game: Game, post: PostView, day: str) -> Report | None:
             return step
     if not game.setup.dice:
         return None
-    return dice_answers.answer(
+    return answers.answer(
         game.thread.key,
         post.number,
         post.body,

@@ -9,7 +9,7 @@ public board, so the parser stops early and says why instead:
 - `MAX_NESTING` (32): parentheses inside parentheses. Each level costs a few Python stack frames in the
   recursive-descent parsers; 32 is far past any real formula and far below Python's recursion limit.
 - `MAX_NUMBER_DIGITS` (100): the digits of one number. Keeps every integer small enough that sums and
-  products stay cheap (the engine also caps every intermediate value, see `engine.bcdice`).
+  products stay cheap (the engine also caps every intermediate value, see `engine.dice.bcdice`).
 
 Chains of `+ - * /` are parsed in loops (no recursion per operator) and runs of signs (`----1`) are
 counted, not nested, so only parentheses deepen the stack.

@@ -1,5 +1,6 @@
-"""The import rules of docs/architecture.md, walked over every module: one direction of flow, and a
-generic engine that reaches the games only through the registry."""
+"""The import rules of docs/architecture.md, walked over every module: one direction of flow, a generic
+engine that reaches the games only through the registry, the command line on top (no module below it
+imports `cli/` or click), and the registry named by the composition root alone (`scheduler.py`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("scraper", "parser", "engine", "poster", "store", "board", "bot", "scheduler", "web")
+OURS = ("scraper", "parser", "engine", "poster", "store", "board", "bot", "scheduler", "web", "cli")
 # Which of our packages each folder may import (besides itself). Poster may use the engine's types only.
 ALLOWED: dict[str, tuple[str, ...]] = {
     "scraper": (),
@@ -20,13 +21,24 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "poster": ("scraper", "store", "engine.report", "engine.referee.ledger"),
     "bot": ("scraper", "parser", "store", "engine", "poster", "web", "board.tripcode"),
     "web": ("scraper", "store", "engine", "poster", "board.server"),
+    "cli": ("scraper", "parser", "store", "engine", "poster", "board", "bot", "web"),
 }
+# The packages under the command line: none imports click (a command turns their errors into click's).
+NO_CLICK = ("scraper", "parser", "engine", "poster", "store", "bot", "web")
+COMPOSITION_ROOT = "scheduler"
+REGISTRY = "engine.rules.REGISTRY"
 
 
 def _modules() -> list[Path]:
-    return sorted(
-        path for folder in ALLOWED for path in (ROOT / folder).rglob("*.py") if "__pycache__" not in path.parts
-    )
+    return [
+        ROOT / f"{COMPOSITION_ROOT}.py",
+        *sorted(
+            path
+            for folder in ALLOWED
+            for path in (ROOT / folder).rglob("*.py")
+            if "__pycache__" not in path.parts
+        ),
+    ]
 
 
 def _name(path: Path) -> str:
@@ -34,7 +46,7 @@ def _name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> list[str]:
+def _imports(path: Path, ours_only: bool = True) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[str] = []
     for node in ast.walk(tree):  # imports inside functions count as much as those at the top
@@ -42,7 +54,7 @@ def _imports(path: Path) -> list[str]:
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found += [f"{node.module}.{alias.name}" for alias in node.names]
-    return [name for name in found if name.split(".")[0] in OURS]
+    return [name for name in found if not ours_only or name.split(".")[0] in OURS]
 
 
 def _game_of(module: str) -> str | None:
@@ -54,6 +66,12 @@ def forbidden(module: str, imported: str) -> str | None:
     """Why `module` may not import `imported` (None: it may)."""
     layer = module.split(".")[0]
     target = imported.split(".")[0]
+    if imported == REGISTRY or imported.startswith(REGISTRY + "."):
+        return None if module == COMPOSITION_ROOT else f"only {COMPOSITION_ROOT}.py names {REGISTRY}"
+    if target == "click" and layer in NO_CLICK:
+        return f"{layer}/ is under the command line: it imports no click"
+    if target not in OURS or layer == COMPOSITION_ROOT:
+        return None
     if target == layer and layer != "engine":
         return None
     if layer == "engine":
@@ -83,17 +101,28 @@ def test_the_rules_themselves() -> None:
     assert forbidden("engine.referee.game", "engine.rules.naval.state") is not None
     assert forbidden("engine.rules.naval.ruleset", "engine.rules.battle_royale.state") is not None
     assert forbidden("engine.rules.naval.ruleset", "engine.rules.naval.state") is None
-    assert forbidden("engine.verify", "poster.markup") is not None
+    assert forbidden("engine.offline.verify", "poster.markup") is not None
     assert forbidden("poster.markup", "engine.report.Report") is None
     assert forbidden("poster.outbox", "engine.referee.poll") is not None
     assert forbidden("store.db", "engine.report") is not None
     assert forbidden("scraper.fetch", "parser.gm") is not None
     assert forbidden("engine.rules", "engine.rules.naval") is None
-    assert forbidden("engine.cli", "engine.rules.REGISTRY") is not None
+    assert forbidden("engine.offline.verify", "engine.rules.REGISTRY") is not None
+    assert forbidden("bot.thread_bot", "engine.rules.REGISTRY") is not None
+    assert forbidden("cli.main", "engine.rules.REGISTRY") is not None
+    assert forbidden("scheduler", "engine.rules.REGISTRY") is None
+    assert forbidden("bot.thread_bot", "cli.tools.read_text") is not None
+    assert forbidden("web.history", "cli.web") is not None
+    assert forbidden("engine.config", "click") is not None
+    assert forbidden("web.app", "click.ClickException") is not None
+    assert forbidden("cli.tools", "click") is None
+    assert forbidden("cli.main", "bot.runner.Runner") is None
+    assert forbidden("engine.referee.game", "json") is None
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_module_imports_against_the_flow(path: Path) -> None:
     module = _name(path)
-    wrong = [f"{imported}: {why}" for imported in _imports(path) if (why := forbidden(module, imported))]
+    found = _imports(path, ours_only=False)
+    wrong = [f"{imported}: {why}" for imported in found if (why := forbidden(module, imported))]
     assert not wrong, f"{module}: " + "; ".join(wrong)

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Request, Response
 
 from board.admin import update_settings
 from engine.config import BotConfig, GameConfig
+from engine.rules import REGISTRY
 from scheduler import ThreadBot
 from scraper.dat import parse_dat
 from scraper.fetch import make_session
@@ -42,7 +43,11 @@ def test_a_burst_of_posts_is_answered_at_the_boards_pace_without_one_refusal(tmp
     try:
         refused = refusals_of(board)
         bot = ThreadBot(
-            GameConfig("g", "dice", board.url(), 0.2, 0.2), BotConfig(name=BOT_NAME), store, make_session()
+            GameConfig("g", "dice", board.url(), 0.2, 0.2),
+            BotConfig(name=BOT_NAME),
+            store,
+            make_session(),
+            registry=REGISTRY,
         )
         bot.tick()  # the opening
         numbers = [board.post(f"dice1d{6 + i}=", name=f"プレイヤー{i}") for i in range(4)]
@@ -92,7 +97,7 @@ def test_rollover_under_samba_keeps_the_begun_report_and_the_link_in_the_old_thr
     store = Store(tmp_path / "bot.sqlite")
     try:
         refused = refusals_of(board)
-        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
         old = bot.ref
 
         def settle() -> None:
@@ -134,8 +139,6 @@ def test_a_battle_royale_of_twenty_periods_with_a_rollover_never_trips_samba(tmp
     # The measurement on a real server: samba 10 s, a battle royale and a rollover. Time is
     # injected into the board (its samba counts it too) and the bot, and moves as a poll loop would:
     # to the next poll, the next held post or the next deadline, whichever comes first.
-    from engine.rules import REGISTRY
-
     clock = Clock()
     board = LocalBoard.start(
         tmp_path / "board",
@@ -162,7 +165,7 @@ def test_a_battle_royale_of_twenty_periods_with_a_rollover_never_trips_samba(tmp
     store = Store(tmp_path / "bot.sqlite")
     try:
         refused = refusals_of(board)
-        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
         first = bot.ref
         for _ in range(3000):
             result = bot.tick()

@@ -19,6 +19,7 @@ from werkzeug.wrappers import Request, Response
 from board.admin import update_settings
 from bot.thread_bot import SETTINGS_MAX_AGE
 from engine.config import BotConfig, GameConfig
+from engine.rules import REGISTRY
 from scheduler import ThreadBot
 from scraper.dat import parse_dat
 from scraper.fetch import make_session
@@ -99,7 +100,7 @@ def test_a_burst_of_twenty_answers_and_a_rollover_on_a_slow_board_meet_no_samba_
     try:
         took, refused = slow_cgi(board, clock)
         config = GameConfig("g", "dice", board.url(), poll_seconds=1, idle_seconds=1, rollover_at=4)
-        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
         threads = [bot.ref.key]
         latencies: list[float] = []
         for i in range(20):
@@ -139,7 +140,7 @@ def test_the_bot_follows_the_board_when_its_owner_turns_samba_off(tmp_path: Path
     try:
         refused = refusals_of(board)
         config = GameConfig("g", "dice", board.url(), poll_seconds=1, idle_seconds=1)
-        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
         drive(bot, clock, lambda: not store.owes(bot.thread_id))  # the opening
         update_settings(board.data, "test", {"BBS_SAMBATIME": "0"})
         clock.now += SETTINGS_MAX_AGE

@@ -14,6 +14,7 @@ from board.posting import PostingService, WriteForm, Written
 from board.server import make_app
 from board.storage import BoardStore
 from engine.keys import JST
+from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
@@ -63,7 +64,9 @@ class Played:
         self.config = GameConfig(game_id, rules, self.board.url(), **options)
         self.database = tmp_path / "bot.sqlite"
         self.store = Store(self.database)
-        self.bot = ThreadBot(self.config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+        self.bot = ThreadBot(
+            self.config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock, registry=REGISTRY
+        )
         self.page: GamePage | None = None
 
     def post(self, text: str, name: str = "名無しさん", minutes: float = 1) -> int:

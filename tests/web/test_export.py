@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli.web import web_commands
 from engine.rules import REGISTRY
 from scheduler import load_config
 from tests.bot_harness import BOT_NAME
 from tests.conftest import FIXTURES
 from tests.web import played
-from web.cli import web_commands
 
 GOLDEN = FIXTURES / "web"
 REGENERATE = os.environ.get("THREADGM_REGEN_GOLDEN") == "1"

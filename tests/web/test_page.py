@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from engine import dice_answers, keys, svg
+from engine import keys, svg
+from engine.dice import answers
 from engine.keys import game_seed
 from tests.web import played
 from web.export import export
@@ -111,7 +112,7 @@ def test_no_page_or_export_holds_a_secret(tmp_path: Path) -> None:
     game.tick(minutes=1)  # period 2's order taken, not yet resolved
     setup = game.bot.setup
     thread_key = game.board.key
-    hidden = dice_answers.answer(
+    hidden = answers.answer(
         thread_key,
         secret,
         game.board.posts()[secret - 1].body,

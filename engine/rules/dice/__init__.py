@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.dice_answers import REVEAL_HEADING, SECRET_LABEL, answer, reveal, secret_label
-from engine.post_dice import MAX_COMMANDS, MAX_POST_ANSWER, MAX_POST_DICE, MAX_POST_LINES
+from engine.dice.answers import REVEAL_HEADING, SECRET_LABEL, answer, reveal, secret_label
+from engine.dice.post import MAX_COMMANDS, MAX_POST_ANSWER, MAX_POST_DICE, MAX_POST_LINES
 from engine.report import Report, report
 from engine.rng import RandomSource
 from engine.ruleset import ImmediateRuleset, Order

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 import pytest
 
 from engine import referee
+from engine.clock.schedule import parse_schedule
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.rules import REGISTRY
-from engine.schedule import parse_schedule
 from store.db import PostRecord, Store
 
 JST = datetime.fromisoformat("2026-12-01T20:00:00+09:00").tzinfo

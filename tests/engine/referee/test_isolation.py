@@ -12,13 +12,13 @@ from datetime import datetime, timedelta
 import pytest
 
 from engine import referee
+from engine.clock.schedule import parse_schedule
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.referee.isolation import INTERNAL_ERROR
 from engine.report import Report, line, report
 from engine.rng import RandomSource
 from engine.rules.guess.ruleset import GuessRuleset, GuessState
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
-from engine.schedule import parse_schedule
 from poster.markup import PostLimits, render_posts
 from store.db import PostRecord, Store
 

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
+from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
-from engine.verify import ThreadPost, verify_thread
 from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -59,7 +59,9 @@ class Game:
             seed="dh-e2e",
         )
         self.store = Store(tmp_path / "bot.sqlite")
-        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+        self.bot = ThreadBot(
+            config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock, registry=REGISTRY
+        )
 
     def post(self, at: str, text: str, name: str) -> int:
         self.clock.at(at)

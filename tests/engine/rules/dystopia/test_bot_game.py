@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
+from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
 from engine.rules.dystopia import audit_handouts, verify_handout
-from engine.verify import ThreadPost, verify_thread
 from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -97,7 +97,9 @@ class Session:
             "dys", "dystopia", self.board.url(), scenario=scenario, gm_trips=(trip(GM),), seed="dystopia-e2e"
         )
         self.store = Store(tmp_path / "bot.sqlite")
-        self.bot = ThreadBot(config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock)
+        self.bot = ThreadBot(
+            config, BotConfig(name=BOT_NAME), self.store, make_session(), self.clock, registry=REGISTRY
+        )
         self.minute = 0
 
     def say(self, text: str, name: str) -> str:

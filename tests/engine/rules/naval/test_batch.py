@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import tools
+from engine.offline.adjudicate import starting_state
 from engine.rng import SeededSource
 from engine.rules import naval
 from engine.rules.naval import batch
@@ -78,7 +78,7 @@ def test_a_scenario_checked_by_read_scenario_is_built_once_and_handed_out_once()
 
 
 def test_report_lines_and_their_text_in_the_result_agree() -> None:
-    start = tools.starting_state(naval.RULESET, (FIXTURES / "seed002.toml").read_text(encoding="utf-8"), None)
+    start = starting_state(naval.RULESET, (FIXTURES / "seed002.toml").read_text(encoding="utf-8"), None)
     orders = parse_orders_file((FIXTURES / "seed002_orders.txt").read_text(encoding="utf-8"))
     resolution = naval.resolve_period(start, orders, SeededSource(b"lines" * 8))
     report = build_report(resolution)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import tools
+from engine.offline.adjudicate import adjudicate, starting_state
 from engine.report import Anchor, Line, Report, Section, Table
 from engine.rng import SeededSource
 from engine.rules import naval
@@ -228,8 +228,8 @@ def test_receipt_check_accepts_orders_on_existing_units(line: str) -> None:
 
 def test_adjudicate_gives_the_report_and_the_same_result_as_data() -> None:
     scenario = (FIXTURES / "seed002.toml").read_text(encoding="utf-8")
-    start = tools.starting_state(naval.RULESET, scenario, None)
-    result = tools.adjudicate(naval.RULESET, start, SEED_ORDERS, randoms_text=EXAMPLE1)
+    start = starting_state(naval.RULESET, scenario, None)
+    result = adjudicate(naval.RULESET, start, SEED_ORDERS, randoms_text=EXAMPLE1)
     direct = naval.resolve_period(
         start, parse_orders_file(SEED_ORDERS), naval.RULESET.recorded_source(start, EXAMPLE1)
     )

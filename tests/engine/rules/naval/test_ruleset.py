@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine import periods
+from engine.clock import periods
 from engine.report import Report
 from engine.rng import SeededDice, SeededSource
 from engine.rules.naval import ruleset as naval_ruleset

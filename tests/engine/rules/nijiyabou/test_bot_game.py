@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
 from engine.keys import JST
+from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
-from engine.verify import ThreadPost, verify_thread
 from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -64,7 +64,7 @@ def played(tmp_path_factory: pytest.TempPathFactory):
     config = GameConfig(
         "niji", "nijiyabou", board.url(), schedule=SCHEDULE, gm_trips=(GM_TRIP,), dice=False, seed="niji-e2e"
     )
-    bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock)
+    bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
     seen: dict[str, object] = {}
 
     def post(at: str, text: str, name: str) -> int:

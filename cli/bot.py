@@ -1,0 +1,175 @@
+"""`threadgm run`, `threadgm reveal` and `threadgm demo`: the bot's own commands, and the configuration
+file checked against a registry of games (one thread, whatever URL names it, holds one game only).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from board import demo
+from board.server import BoardServer, make_app
+from board.tripcode import name_and_trip
+from bot.runner import Runner
+from bot.thread_bot import ThreadBot, thread_url_problem
+from engine import config
+from engine.config import BotConfig, ConfigError, GameConfig
+from engine.ruleset import Registry
+from scraper.fetch import USER_AGENT, make_session
+from scraper.refs import ThreadRef
+from store.db import Store
+
+log = logging.getLogger("threadgm")
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def load_config(path: Path, registry: Registry) -> tuple[BotConfig, list[GameConfig]]:
+    """The configuration file, checked against `registry` (ConfigError says where and why)."""
+    bot, games = config.load_config(path, registry, thread_url_problem)
+    seen: dict[tuple[str, str, str], str] = {}
+    for game in games:
+        ref = ThreadRef.from_url(game.thread)
+        # One thread, whatever URL names it (2ch or したらば path, read.cgi or dat): one game only.
+        same = (ref.origin, ref.board.rsplit("/", 1)[-1], ref.key)
+        if same in seen:
+            raise ConfigError(
+                f"{path}: [[game]] {seen[same]} と {game.id} が同じスレッドです（{game.thread}）"
+            )
+        seen[same] = game.id
+    return bot, games
+
+
+def bot_trip(path: Path, registry: Registry) -> str:
+    """The trip of the bot a configuration runs (verify trusts that trip and no other)."""
+    bot, _ = _config(path, registry)
+    trip = name_and_trip(bot.name)[1]
+    if not trip:
+        raise click.ClickException(
+            f"{path}: [bot] name にトリップ（#キー）がないため、ボットを見分けられません"
+        )
+    return trip
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("apscheduler").setLevel(logging.DEBUG if verbose else logging.WARNING)
+
+
+def _config(path: Path, registry: Registry) -> tuple[BotConfig, list[GameConfig]]:
+    try:
+        return load_config(path, registry)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def bot_commands(registry: Registry) -> list[click.Command]:
+    """The commands that run the bot over the games of `registry`."""
+    return [_run(registry), _reveal(registry), _demo(registry)]
+
+
+def _run(registry: Registry) -> click.Command:
+    @click.command("run")
+    @click.argument("config", type=_FILE)
+    @click.option("-v", "--verbose", is_flag=True)
+    def run_command(config: Path, verbose: bool) -> None:
+        """ボットを動かす (poll the configured threads and answer them until SIGINT/SIGTERM)."""
+        _setup_logging(verbose)
+        bot, games = _config(config, registry)
+        try:
+            runner = Runner(bot, games, registry)
+        except ConfigError as error:  # a scenario file it cannot read
+            raise click.ClickException(str(error)) from error
+        except OSError as error:  # the game page's port ([web]) is taken
+            port = bot.web.port if bot.web else "?"
+            raise click.ClickException(
+                f"{config}: [web] のポート {port} を開けません（{error}）。port で別の番号を指定してください"
+            ) from error
+        for thread_bot in runner.bots:
+            game = thread_bot.game
+            log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)
+        runner.run_until_signalled()
+        log.info("stopped")
+
+    return run_command
+
+
+def _reveal(registry: Registry) -> click.Command:
+    @click.command("reveal")
+    @click.argument("config", type=_FILE)
+    @click.argument("number", type=int)
+    @click.option("--game", "game_id", help="The game's id (default: the only game of the configuration).")
+    def reveal_command(config: Path, number: int, game_id: str | None) -> None:
+        """シークレットダイスを公開する: >>NUMBER の結果と鍵を、ボットの次の巡回で書き込む."""
+        bot, games = _config(config, registry)
+        chosen = [g for g in games if game_id in (None, g.id)]
+        if len(chosen) != 1:
+            raise click.ClickException("--game でゲームを選んでください: " + ", ".join(g.id for g in games))
+        bot.database.parent.mkdir(parents=True, exist_ok=True)
+        store = Store(bot.database)
+        try:
+            session = make_session(bot.user_agent or USER_AGENT)
+            queued = ThreadBot(chosen[0], bot, store, session, registry=registry).queue_reveal(number)
+        except ValueError as error:  # ConfigError included: a scenario file it cannot read
+            raise click.ClickException(str(error)) from error
+        finally:
+            store.close()
+        click.echo("次の巡回で書き込みます:\n" + queued)
+
+    return reveal_command
+
+
+def _demo(registry: Registry) -> click.Command:
+    @click.command("demo")
+    @click.option(
+        "--host", default="127.0.0.1", show_default=True, help="0.0.0.0 lets others on the LAN join."
+    )
+    @click.option("--port", default=8380, show_default=True, type=int)
+    @click.option(
+        "--data",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("var/demo"),
+        show_default=True,
+    )
+    def demo_command(host: str, port: int, data: Path) -> None:
+        """体験: ローカル掲示板とダイスボットを起動する (the local board and the bot on a demo thread)."""
+        _setup_logging(False)
+        data.mkdir(parents=True, exist_ok=True)
+        app = make_app(data / "board", [demo.BOARD], defaults=demo.SETTINGS)
+        try:
+            server = BoardServer(app, host, port).start()
+        except OSError as error:
+            raise click.ClickException(
+                f"ポート {port} を開けません（{error}）。--port で別の番号を指定してください"
+            ) from error
+        origin = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{server.port}"
+        bot = BotConfig(name="ダイス係#threadgm-demo", mail="sage", database=data / "threadgm.sqlite")
+        try:
+            key = demo.demo_thread(data / "board", bot.name)
+            game = GameConfig(
+                "demo", "dice", f"{origin}/test/read.cgi/demo/{key}/", poll_seconds=1, idle_seconds=1
+            )
+            runner = Runner(bot, [game], registry)
+            click.echo(
+                "\n".join(
+                    [
+                        "",
+                        "threadgm の体験スレを用意しました。ブラウザで開いて dice2d47= と書き込んでください:",
+                        f"  2ch形式:    {origin}/test/read.cgi/demo/{key}/",
+                        f"  したらば形式: {origin}/bbs/read.cgi/local/demo/{key}/",
+                        "止めるには Ctrl-C。",
+                        "",
+                    ]
+                )
+            )
+            runner.run_until_signalled()
+        finally:
+            server.close()
+        click.echo("停止しました")
+
+    return demo_command

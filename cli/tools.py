@@ -1,0 +1,421 @@
+"""The offline tools of the command line, generic over a registry of games: `threadgm adjudicate GAME`,
+`threadgm simulate GAME`, `threadgm help GAME`, `threadgm roll`, `threadgm verify`. `scheduler.py`
+builds them with the registry it holds, so the engine itself names no game; each runs the very
+functions the bot runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import click
+
+from engine import config
+from engine.config import ConfigError, GameConfig, config_template, load_config
+from engine.dice.post import answer_post, roll_command
+from engine.keys import JST
+from engine.offline.adjudicate import adjudicate, starting_state
+from engine.offline.verify import ThreadPost, verify_thread
+from engine.report import Report
+from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
+from engine.ruleset import Registry, Ruleset, RulesetError
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: all match, 1: a mismatch)
+
+
+def read_text(path: Path) -> str:
+    """A file the GM saved, or click's error saying why it cannot be read."""
+    try:
+        return config.read_text(path)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def _optional_text(path: Path | None) -> str | None:
+    return read_text(path) if path is not None else None
+
+
+class GameChoice(click.ParamType):
+    """A registered game's id, looked up when the command runs (a game registered later counts)."""
+
+    name = "game"
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    def get_metavar(self, param: click.Parameter, *args: object, **kwargs: object) -> str:
+        return "[" + "|".join(self.registry.ids()) + "]"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if value in self.registry:
+            return str(value)
+        self.fail(f"{value!r} はありません（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
+
+
+OpenThread = Callable[[Path, str, str, str], str]  # (board data, board, title, first post) → key
+
+
+def tool_commands(
+    registry: Registry,
+    render: Callable[[Report], str],
+    load_thread: Callable[[str, str | None], tuple[list, str]],
+    open_thread: OpenThread,
+    config_trip: Callable[[Path], str],
+) -> list[click.Command]:
+    """The commands, given the games, how a report reads on a board, how to read a thread, how to
+    open one on the local board, and how to tell the bot's trip from its configuration."""
+    return [
+        _adjudicate(registry),
+        _simulate(registry),
+        _help(registry),
+        _import_character(registry),
+        _new(registry, open_thread),
+        _roll(render),
+        _verify(registry, render, load_thread, config_trip),
+    ]
+
+
+def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
+    """`threadgm new GAME [DIR]`: a configuration and a scenario that run as written."""
+    games = GameChoice(registry)
+
+    @click.command("new")
+    @click.argument("game", type=games)
+    @click.argument("directory", type=click.Path(file_okay=False, path_type=Path), required=False)
+    @click.option("--thread", help="The thread to play in (default: a new thread on the local board).")
+    @click.option(
+        "--data",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("var/board"),
+        show_default=True,
+        help="The local board's data, where the new thread is opened.",
+    )
+    @click.option("--board", "board_name", default="demo", show_default=True, help="The local board's board.")
+    @click.option(
+        "--origin", default="http://127.0.0.1:8380", show_default=True, help="Where the board is served."
+    )
+    def new_command(
+        game: str, directory: Path | None, thread: str | None, data: Path, board_name: str, origin: str
+    ) -> None:
+        """新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."""
+        ruleset = registry.get(game)
+        folder = directory or Path(game)
+        config, scenario = folder / "threadgm.toml", folder / "scenario.toml"
+        template = ruleset.template()
+        taken = [path for path in (config, scenario if template else None) if path and path.exists()]
+        if taken:
+            raise click.ClickException(f"{taken[0]} はもうあります（別のフォルダを指定してください）")
+        if thread is None:
+            first = f"{ruleset.NAME}のスレッドです。ボットが開始を書き込みます（書き方は「ヘルプ」）"
+            key = open_thread(data, board_name, f"{ruleset.NAME} Part1", first)
+            thread = f"{origin.rstrip('/')}/test/read.cgi/{board_name}/{key}/"
+        folder.mkdir(parents=True, exist_ok=True)
+        if template is not None:
+            scenario.write_text(template, encoding="utf-8")
+        soon = datetime.now(JST).replace(second=0, microsecond=0) + timedelta(minutes=10)
+        text = config_template(
+            game,
+            game,
+            thread,
+            scenario="scenario.toml" if template else None,
+            clocked=not ruleset.immediate,
+            anchor=f"{soon:%Y-%m-%d %H:%M}",
+        )
+        config.write_text(text, encoding="utf-8")
+        click.echo(f"書きました: {config}" + (f"、{scenario}" if template else ""))
+        click.echo(f"スレッド: {thread}")
+        click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
+
+    return new_command
+
+
+def _adjudicate(registry: Registry) -> click.Command:
+    """`threadgm adjudicate GAME`: one period offline, carried across periods with --state."""
+    games = GameChoice(registry)
+
+    @click.command("adjudicate")
+    @click.argument("game", type=games)
+    @click.option("--scenario", type=_FILE, help="Scenario TOML (or --state).")
+    @click.option(
+        "--orders", required=True, type=_FILE, help="ORDERS.txt: one order per line, in posting order."
+    )
+    @click.option("--randoms", type=_FILE, help="RANDOMS.txt: the published random numbers to use.")
+    @click.option("--seed", type=int, help="Draw the random numbers from this seed instead (default 0).")
+    @click.option("--state", "state_in", type=_FILE, help="Start from a state saved by --save-state.")
+    @click.option(
+        "--save-state", type=click.Path(dir_okay=False, path_type=Path), help="Write the next state."
+    )
+    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+    def adjudicate_command(
+        game: str,
+        scenario: Path | None,
+        orders: Path,
+        randoms: Path | None,
+        seed: int | None,
+        state_in: Path | None,
+        save_state: Path | None,
+        fmt: str,
+    ) -> None:
+        """命令を一括処理して結果を表示する (offline GM preview of one period, with the bot's own rules)."""
+        if randoms is not None and seed is not None:
+            raise click.UsageError("--randoms と --seed はどちらか一方だけ指定してください")
+        ruleset = registry.get(game)
+        try:
+            state = starting_state(ruleset, _optional_text(scenario), _optional_text(state_in))
+            result = adjudicate(
+                ruleset, state, read_text(orders), randoms_text=_optional_text(randoms), seed=seed
+            )
+        except (ValueError, DiceError) as error:
+            raise click.ClickException(str(error)) from error
+        if save_state is not None:
+            save_state.write_text(json.dumps(result.data["state"], ensure_ascii=False, indent=2), "utf-8")
+        click.echo(
+            json.dumps(result.data, ensure_ascii=False, indent=2) if fmt == "json" else result.report.plain
+        )
+
+    return adjudicate_command
+
+
+def _simulate(registry: Registry) -> click.Command:
+    """`threadgm simulate GAME`: whole games played by themselves."""
+    games = GameChoice(registry)
+
+    @click.command("simulate")
+    @click.argument("game", type=games)
+    @click.option("--scenario", type=_FILE, help="Scenario TOML (default: the game's packaged one).")
+    @click.option("--runs", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
+    @click.option(
+        "--seed", default="0", show_default=True, help="Run r is seeded by sha256('simulate|SEED|r')."
+    )
+    @click.option(
+        "--from",
+        "state_in",
+        type=_FILE,
+        help="Play on from a stored game's state (--save-state of adjudicate, or the state JSON in the store).",
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+    def simulate_command(
+        game: str, scenario: Path | None, runs: int, seed: str, state_in: Path | None, as_json: bool
+    ) -> None:
+        """ゲームを丸ごとシミュレーションする (whole games played by themselves, offline). Simulations may
+        roll a fast seeded PRNG instead of the verifiable dice streams: their dice are not verifiable."""
+        ruleset = registry.get(game)
+        if scenario is not None and state_in is not None:
+            raise click.UsageError("--scenario と --from はどちらか一方だけ指定してください")
+        try:
+            if state_in is not None:
+                stored = json.loads(read_text(state_in))
+                if isinstance(stored, dict) and isinstance(stored.get("state"), dict):
+                    stored = stored["state"]
+                if not isinstance(stored, dict):
+                    raise ValueError(f"{state_in} は状態のJSONではありません")
+                figures = ruleset.simulate_from(ruleset.state_from_dict(stored), runs, seed, as_json=as_json)
+            else:
+                data = ruleset.read_scenario(read_text(scenario)) if scenario is not None else {}
+                figures = ruleset.simulate(data, runs, seed, as_json=as_json)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
+        if figures is None:
+            raise click.ClickException(f"{ruleset.NAME} はひとりでは進まないため、シミュレーションできません")
+        click.echo(figures)
+
+    return simulate_command
+
+
+def _help(registry: Registry) -> click.Command:
+    """`threadgm help GAME`: the rules as the bot applies them."""
+    games = GameChoice(registry)
+
+    @click.command("help")
+    @click.argument("game", type=games)
+    def help_command(game: str) -> None:
+        """ゲームのルール（ボットが適用するとおり）を表示する."""
+        click.echo(registry.get(game).HELP)
+
+    return help_command
+
+
+def _import_character(registry: Registry) -> click.Command:
+    """`threadgm import-character GAME FILE`: another tool's character as a table of the scenario."""
+    games = GameChoice(registry)
+
+    @click.command("import-character")
+    @click.argument("game", type=games)
+    @click.argument("source", type=_FILE)
+    @click.option("--owner", default="", help="The player's trip (◆…); without it the character is an NPC.")
+    def import_character_command(game: str, source: Path, owner: str) -> None:
+        """キャラクターを取り込む: ココフォリアのキャラクターJSONをシナリオの表にして表示する."""
+        try:
+            click.echo(registry.get(game).import_character(read_text(source), owner.strip()), nl=False)
+        except RulesetError as error:
+            raise click.ClickException(str(error)) from error
+
+    return import_character_command
+
+
+def _roll(render: Callable[[Report], str]) -> click.Command:
+    """`threadgm roll`: one command, or a whole post, answered as the bot would."""
+
+    @click.command("roll")
+    @click.option("--rands", help="Recorded faces SIDES:VALUE,... used in order instead of random dice.")
+    @click.option("--json", "as_json", is_flag=True, help="Print text, flags and rolls as JSON.")
+    @click.argument("command")
+    def roll_dice_command(rands: str | None, as_json: bool, command: str) -> None:
+        """ダイスを振る: 1コマンドの返答を表示する (`-` reads a whole post from standard input)."""
+        try:
+            recorded = RecordedDice(parse_rands(rands)) if rands is not None else None
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--rands") from error
+        source = RecordedSource(default=recorded) if recorded is not None else SeededSource(os.urandom(32))
+        try:
+            if command == "-":
+                answer = answer_post(sys.stdin.read(), source)
+            else:
+                answer = roll_command(command, source.stream("roll"))
+        except DiceError as error:
+            raise click.ClickException(f"記録された出目が合いません: {error}") from error
+        if recorded is not None and recorded.remaining:
+            raise click.ClickException(f"記録された出目が{recorded.remaining}個使われずに残りました")
+        if answer is None:
+            what = (
+                "この書き込みにダイスコマンドはありません"
+                if command == "-"
+                else f"「{command}」はダイスコマンドではありません"
+            )
+            raise click.ClickException(f"{what}（例: 2D6>=7、dice2d47=、choice[A,B]）")
+        if command != "-":
+            flags = ("secret", "success", "failure", "critical", "fumble")
+            data = {
+                "text": answer.text,
+                **{flag: getattr(answer, flag) for flag in flags},
+                "rolls": answer.rolls,
+            }
+            click.echo(json.dumps(data, ensure_ascii=False) if as_json else answer.text)
+            return
+        body = render(answer)
+        secret = answer.meta.get("secret", {})
+        click.echo(json.dumps({"text": body, "secret": secret}, ensure_ascii=False) if as_json else body)
+
+    return roll_dice_command
+
+
+def _configured_game(registry: Registry, config: Path, thread_key: str) -> GameConfig | None:
+    """The configuration's game in this thread (the only game, when none names the thread)."""
+    try:
+        _, games = load_config(config, registry, lambda url: None)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from error
+    named = [game for game in games if game.thread.rstrip("/").rsplit("/", 1)[-1] == thread_key]
+    return named[0] if named else games[0] if len(games) == 1 else None
+
+
+def _scenario(game: Ruleset | None, path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    if game is None:
+        raise click.UsageError("--scenario には --rules（か --config）が必要です")
+    try:
+        return game.read_scenario(read_text(path))
+    except RulesetError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def _verify(
+    registry: Registry,
+    render: Callable[[Report], str],
+    load_thread: Callable[[str, str | None], tuple[list, str]],
+    config_trip: Callable[[Path], str],
+) -> click.Command:
+    """`threadgm verify`: every roll of a thread recomputed from the published keys."""
+    games = GameChoice(registry)
+
+    @click.command("verify")
+    @click.argument("source")
+    @click.option("--key", "thread_key", help="Thread key, when a file's name does not hold it.")
+    @click.option(
+        "--trip",
+        "trips",
+        multiple=True,
+        help="The bot's trip (default: the first to post 【ダイス検証】 or 【… 開始】).",
+    )
+    @click.option(
+        "--config",
+        "config",
+        type=_FILE,
+        help="The bot's configuration: its trip is the bot's; its game in the thread gives --rules, "
+        "--scenario and the GMs.",
+    )
+    @click.option(
+        "--rules",
+        "rules_id",
+        type=games,
+        help=(
+            "The game's ruleset: its period results, its step answers and its own checks "
+            "(default: the one the opening 【NAME 開始】 names)."
+        ),
+    )
+    @click.option(
+        "--scenario",
+        "scenario_path",
+        type=_FILE,
+        help="The game's scenario (with --rules): an immediate game's steps are replayed and recomputed.",
+    )
+    @click.option(
+        "--gm-trip",
+        "gm_trips",
+        multiple=True,
+        help="A GM's trip, for the replay (default: the configuration's, else those the bot obeyed).",
+    )
+    def verify_command(
+        source: str,
+        thread_key: str | None,
+        trips: tuple[str, ...],
+        config: Path | None,
+        rules_id: str | None,
+        scenario_path: Path | None,
+        gm_trips: tuple[str, ...],
+    ) -> None:
+        """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
+
+        def rules(name: str) -> Ruleset | None:
+            return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
+
+        if config is not None:
+            trips = (*trips, config_trip(config))
+        try:
+            posts, key = load_thread(source, thread_key)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from error
+        shown = [
+            ThreadPost(p.number, p.trip, p.date, p.body, p.name)
+            for p in posts
+            if not p.deleted and not p.system
+        ]
+        configured = _configured_game(registry, config, key) if config is not None else None
+        if configured is not None:
+            rules_id = rules_id or configured.rules
+            scenario_path = scenario_path or configured.scenario
+        game = registry.get(rules_id) if rules_id is not None else None
+        scenario = _scenario(game, scenario_path)
+        gms = tuple(t.lstrip("◆") for t in gm_trips) or (configured.gm_trips if configured else None)
+        bot = [t.lstrip("◆") for t in trips] or None
+        result = verify_thread(
+            key, shown, render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
+        )
+        if result.bot_trips:
+            click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
+        if result.game:
+            click.echo(f"ゲーム: {result.game}")
+        click.echo(result.summary())
+        if not result.ok:
+            raise SystemExit(1)
+        if result.nothing_checked:
+            raise SystemExit(NOTHING_TO_CHECK)
+
+    return verify_command
