@@ -1,10 +1,14 @@
 """Incremental reading of a thread: as cheap for the board as a reader can be, and never wrong.
 
-2ch dat (the protocol doc §1.6, as JDim does it):
-- the first read takes the whole dat (gzip welcome); later reads ask `Range: bytes=(size-1)-` with
-  `If-Modified-Since` and no gzip — 304 (or Apache's 206 with the single `\\n`) means nothing new;
-- a 206 must start with the `\\n` that ended the last line held, else the held copy no longer matches
-  the board (a post was deleted) and the whole dat is read again;
+2ch dat (the protocol doc §1.6, as JDim does it, with gikoNavi's overlap):
+- the first read takes the whole dat (gzip welcome); later reads ask for the last line held again
+  (`Range: bytes=(size-len(last line))-`, or `size-1` when only the size is known) with
+  `If-Modified-Since` and no gzip — 304 (or Apache's 206 with just that overlap) means nothing new;
+- a 206 must start with the bytes of the last line held, else the held copy no longer matches the
+  board (a post was deleted) or the answer is not the board's bytes (a proxy re-encoded it): the
+  whole dat is read again. So is a 206 whose length or start is not what its Content-Range says (a
+  stray byte can still decode as Shift-JIS), and one that does not decode strictly in the board's
+  charset;
 - 416 with a size below ours means the dat shrank (a deletion): read it all again; otherwise nothing
   new; 200 instead of 206 means the board ignored Range: the body is the whole dat;
 - 302/404/410: the thread fell out of the board (dat落ち) or was removed;
@@ -16,10 +20,18 @@ the board's clock has one-second steps, and a post in the same second would othe
 したらば rawmode: `N-` from the next number; deleted posts are gaps. HTML read.cgi: `N-` too, posts
 at or below the last number are dropped, and a page that stops before `</html>` keeps its last post
 for the next read. A read cut short says so (`complete`), so nothing is settled on it.
+
+Nothing undecodable is believed. Every answer must decode strictly in the thread's charset (and a
+Shift-JIS or EUC-JP answer that reads as UTF-8 was re-encoded on the way). A read that nothing held
+vouches for — the first read of a thread, a whole dat read again — is read twice and taken only when
+both show the same posts: a garbled first read would otherwise be held as the thread for good. Bytes
+that fail the strict decoding the same way twice are the board's own (a damaged dat): they are taken,
+with a warning. A rawmode read starts at the last post held, and that post must come back as held.
 """
 
 from __future__ import annotations
 
+import codecs
 import logging
 from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
@@ -49,6 +61,7 @@ class FetchState:
     last_modified: str | None = None  # validator for If-Modified-Since, when trustworthy
     last_number: int = 0  # highest post number read
     first_post: str | None = None  # `first_post_identity` of the post 1 held, when known
+    tail: bytes = b""  # the last complete line held, as received (b"" when unknown: after a restart)
 
 
 def first_post_identity(post: object) -> str:
@@ -87,15 +100,51 @@ def make_session(user_agent: str = USER_AGENT, pool: int = 10) -> requests.Sessi
 def fetch(session: requests.Session, ref: ThreadRef, state: FetchState, *, html: bool = False) -> FetchResult:
     """Read what is new in a thread since `state`."""
     try:
-        if html:
-            result = _fetch_html(session, ref, state)
-        elif ref.dialect is Dialect.SHITARABA:
-            result = _fetch_rawmode(session, ref, state)
-        else:
-            result = _fetch_dat(session, ref, state)
+        result = _read(session, ref, state, html)
+        if not state.last_number and not state.size and result.posts:
+            # Nothing held vouches for a first read: a second one must show the same posts.
+            _check(_disagreement(result, _read(session, ref, state, html)), ref.read_url, "not the thread")
         return replace(result, since=state.last_number)
     except requests.RequestException as error:
         raise FetchError(f"{ref.read_url}: {type(error).__name__}: {error}") from error
+
+
+def _read(session: requests.Session, ref: ThreadRef, state: FetchState, html: bool) -> FetchResult:
+    if html:
+        return _fetch_html(session, ref, state)
+    if ref.dialect is Dialect.SHITARABA:
+        return _fetch_rawmode(session, ref, state)
+    return _fetch_dat(session, ref, state)
+
+
+def _disagreement(first: FetchResult, second: FetchResult) -> str | None:
+    """Why two reads of the same thread do not show the same posts (the shorter must be the start
+    of the longer: posts may arrive between them); None when they agree."""
+    if second.outcome == "gone":
+        return "the second of two first reads says the thread is gone"
+    shorter, longer = sorted((first.posts, second.posts), key=len)
+    for one, other in zip(shorter, longer, strict=False):
+        if one.raw != other.raw:
+            return f"two reads disagree on post {one.number}: {one.raw[:40]!r} / {other.raw[:40]!r}"
+    return None
+
+
+def strict_text(data: bytes, encoding: str, *, cut: bool = False) -> str | None:
+    """`data` decoded in the thread's charset, or None when it is not text of that charset: a byte
+    that does not decode, or Japanese that reads as UTF-8 (a proxy re-encoded the answer — text in
+    Shift-JIS or EUC-JP almost never does). `cut`: the data may end inside a character (a page cut
+    short), which is left out."""
+    try:
+        text = codecs.getincrementaldecoder(encoding)("strict").decode(data, final=not cut)
+    except UnicodeDecodeError:
+        return None
+    if not text.isascii() and not encoding.lower().replace("-", "").startswith("utf"):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return text
+        return None
+    return text
 
 
 def _get(session: requests.Session, url: str, headers: dict[str, str] | None = None) -> requests.Response:
@@ -129,8 +178,10 @@ def _complete_lines(data: bytes) -> tuple[bytes, bool]:
 def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
     if state.size <= 0:
         return _full_dat(session, ref, state, note="first read")
+    overlap = state.tail if 0 < len(state.tail) <= state.size else b"\n"
+    start = state.size - len(overlap)
     # A range of a gzip answer would count compressed bytes; ask for the file as it is on disk.
-    headers = {"Range": f"bytes={state.size - 1}-", "Accept-Encoding": "identity"}
+    headers = {"Range": f"bytes={start}-", "Accept-Encoding": "identity"}
     if state.last_modified:
         headers["If-Modified-Since"] = state.last_modified
     response = _get(session, ref.dat_url, headers)
@@ -145,50 +196,113 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
             return _full_dat(session, ref, state, note=f"416, dat is now {total} bytes (held {state.size})")
         return FetchResult([], state, "unchanged", len(response.content))
     if status == 200:
-        return _dat_result(response, ref, state, response.content, full=True, note="board ignored Range")
+        if response.content[start : state.size] == overlap:  # the held copy goes on: as a 206 would
+            return _dat_result(response, ref, state, response.content, note="board ignored Range")
+        # Not the held copy going on: the thread read again, once this answer is not a lie.
+        _dat_result(response, ref, state, response.content, note="")
+        return _full_dat(session, ref, state, note="board ignored Range, and the held copy no longer matches")
     if status != 206:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {status}")
-    data = response.content
-    if not data.startswith(b"\n"):
+    return _dat_range(session, ref, state, response, overlap)
+
+
+def _dat_range(
+    session: requests.Session, ref: ThreadRef, state: FetchState, response: requests.Response, overlap: bytes
+) -> FetchResult:
+    """A 206: what it adds to the held copy, once it has shown itself to be the board's bytes."""
+    data, start = response.content, state.size - len(overlap)
+    if problem := _range_problem(response.headers.get("Content-Range", ""), start, len(data)):
+        return _full_dat(session, ref, state, note=f"the 206 is not what it says ({problem})")
+    if not data.startswith(overlap):
         return _full_dat(session, ref, state, note="held copy no longer matches (deleted post?)")
-    fresh, complete = _complete_lines(data[1:])
+    fresh, complete = _complete_lines(data[len(overlap) :])
     if not complete:
         log.info(
             "%s: the dat ends in the middle of a line (%d bytes held back); they are read again next time",
             ref.read_url,
-            len(data) - 1 - len(fresh),
+            len(data) - len(overlap) - len(fresh),
         )
     # The board's Last-Modified names the file as sent; with bytes held back, what is held is older
     # than that, and If-Modified-Since would hide the rest until the next post.
     validated = _validator(state, response) if complete else replace(state, last_modified=None)
     if not fresh:
         return FetchResult([], validated, "unchanged", len(data), complete=complete)
-    text = fresh.decode(ref.encoding, errors="replace")
+    text = strict_text(fresh, ref.encoding)
+    if text is None:
+        return _full_dat(session, ref, state, note=f"the 206 is not {ref.encoding} text")
     _check(dat_problem(text, full=False), ref.dat_url, "not the dat of the thread")
     posts = parse_dat(text, state.last_number + 1)
-    new_state = replace(validated, size=state.size + len(fresh), last_number=posts[-1].number)
+    new_state = replace(
+        validated, size=state.size + len(fresh), last_number=posts[-1].number, tail=_last_line(fresh)
+    )
     return FetchResult(posts, new_state, "new", len(data), complete=complete)
 
 
+def _range_problem(content_range: str, start: int, length: int) -> str | None:
+    """Why a 206 is not the range asked for, whole (`bytes START-END/TOTAL`); None when it is."""
+    match = regex.fullmatch(r"\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*", content_range)
+    if match is None:
+        return f"Content-Range {content_range[:60]!r}"
+    first, last = int(match[1]), int(match[2])
+    if first != start:
+        return f"it starts at byte {first}, not {start}"
+    if last - first + 1 != length:
+        return f"{length} bytes for a range of {last - first + 1}"
+    return None
+
+
+def _last_line(whole: bytes) -> bytes:
+    """The last line of `whole` (complete lines), its `\\n` included."""
+    return whole[whole.rfind(b"\n", 0, len(whole) - 1) + 1 :]
+
+
 def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note: str) -> FetchResult:
+    """The whole dat, read again where nothing held vouches for it: a later full read must show the
+    same lines (the first read of a thread is confirmed by `fetch` itself, in every dialect)."""
     response = _get(session, ref.dat_url)
     if response.status_code in (301, 302, 303, 307, 308, 404, 410):
         return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
     if response.status_code != 200:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
-    return _dat_result(response, ref, state, response.content, full=True, note=note)
+    data, damaged = response.content, False
+    whole = _complete_lines(data)[0]
+    if state.size or strict_text(whole, ref.encoding) is None:
+        again = _get(session, ref.dat_url)
+        if again.status_code != 200:
+            raise FetchError(f"{ref.dat_url}: HTTP {again.status_code} on the second of two full reads")
+        shorter, longer = sorted((whole, _complete_lines(again.content)[0]), key=len)
+        if not longer.startswith(shorter):
+            raise FetchError(f"{ref.dat_url}: two full reads of the dat disagree ({note})")
+        damaged = strict_text(whole, ref.encoding) is None
+        if damaged:
+            log.warning(
+                "%s: the dat is not %s text, the same way twice: taken as the board's",
+                ref.dat_url,
+                ref.encoding,
+            )
+    return _dat_result(response, ref, state, data, note=note, damaged=damaged)
 
 
 def _dat_result(
-    response: requests.Response, ref: ThreadRef, state: FetchState, data: bytes, *, full: bool, note: str
+    response: requests.Response,
+    ref: ThreadRef,
+    state: FetchState,
+    data: bytes,
+    *,
+    note: str,
+    damaged: bool = False,
 ) -> FetchResult:
     whole, complete = _complete_lines(data)
-    text = whole.decode(ref.encoding, errors="replace")
+    text = whole.decode(ref.encoding, errors="replace") if damaged else strict_text(whole, ref.encoding)
+    if text is None:
+        raise FetchError(f"{ref.dat_url}: the answer is not {ref.encoding} text")
     _check(dat_problem(text, full=True), ref.dat_url, "not the dat of the thread")
     posts = parse_dat(text)
     _check(_first_post_problem(state, posts[0]), ref.dat_url, "not the dat of the thread")
     validator = _trusted_validator(response) if complete else None
-    new_state = FetchState(len(whole), validator, posts[-1].number, first_post_identity(posts[0]))
+    new_state = FetchState(
+        len(whole), validator, posts[-1].number, first_post_identity(posts[0]), _last_line(whole)
+    )
     outcome = "full" if state.size else "new"
     if note:
         log.info("%s: full read (%s)", ref.read_url, note)
@@ -227,18 +341,19 @@ def _range_total(content_range: str) -> int | None:
 def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
     # From the last number held, not the next one: an answer of the thread then always shows a post,
     # and an empty 200 (a proxy's, a portal's) cannot pass for "nothing new" — taken as that, it
-    # would let a post whose answer was lost be judged not landed, and sent twice.
+    # would let a post whose answer was lost be judged not landed, and sent twice. That post must
+    # come back as it was held: an answer re-encoded on the way shows it otherwise.
     start = max(state.last_number, 1)
     answer = _rawmode_answer(session, ref, start)
     if isinstance(answer, FetchResult):
         return replace(answer, state=state)
-    posts, complete, transferred = answer
+    posts, complete, transferred, lines = answer
     if not posts and complete and start > 1:
         # The post held last was deleted (したらば leaves a gap), or the answer was not the thread's.
         answer = _rawmode_answer(session, ref, 1)
         if isinstance(answer, FetchResult):
             return replace(answer, state=state)
-        posts, complete, more = answer
+        posts, complete, more, lines = answer
         transferred += more
     if not posts and complete:
         raise FetchError(
@@ -250,19 +365,25 @@ def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState)
             ref.rawmode_url(start),
             "not the rawmode answer of the thread",
         )
+    if state.tail and posts and posts[0].number == state.last_number and lines[0] != state.tail:
+        raise FetchError(
+            f"{ref.rawmode_url(start)}: the answer is not the rawmode answer of the thread (post "
+            f"{state.last_number} is not the one held: {posts[0].raw[:60]!r})"
+        )
+    tail = lines[len(posts) - 1] if posts else state.tail
     posts = [post for post in posts if post.number > state.last_number]
     if not posts:
-        return FetchResult([], state, "unchanged", transferred, complete=complete)
+        return FetchResult([], replace(state, tail=tail), "unchanged", transferred, complete=complete)
     return FetchResult(
-        posts, replace(state, last_number=posts[-1].number), "new", transferred, complete=complete
+        posts, replace(state, last_number=posts[-1].number, tail=tail), "new", transferred, complete=complete
     )
 
 
 def _rawmode_answer(
     session: requests.Session, ref: ThreadRef, start: int
-) -> FetchResult | tuple[list[Post], bool, int]:
-    """The posts of `start-` (whole lines only), whether that was all, and the bytes received; a
-    FetchResult when the thread is gone."""
+) -> FetchResult | tuple[list[Post], bool, int, list[bytes]]:
+    """The posts of `start-` (whole lines only), whether that was all, the bytes received and each
+    post's line as received; a FetchResult when the thread is gone."""
     url = ref.rawmode_url(start)
     response = _get(session, url)
     if response.status_code in (301, 302, 303, 307, 308, 404, 410):
@@ -272,9 +393,14 @@ def _rawmode_answer(
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
     whole, complete = _complete_lines(response.content)
-    text = whole.decode(ref.encoding, errors="replace")
+    text = strict_text(whole, ref.encoding)
+    if text is None:
+        raise FetchError(
+            f"{url}: the answer is not the rawmode answer of the thread (not {ref.encoding} text)"
+        )
     _check(rawmode_problem(text), url, "not the rawmode answer of the thread")
-    return parse_rawmode(text), complete, len(response.content)
+    lines = [line + b"\n" for line in whole.split(b"\n")[:-1]]
+    return parse_rawmode(text), complete, len(response.content), lines
 
 
 _PAGE_END = regex.compile(r"</html\s*>\s*$", regex.IGNORECASE)
@@ -323,7 +449,11 @@ def _html_answer(
         )
     if response.status_code != 200:
         raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
-    page = response.content.decode(_page_encoding(response, ref), errors="replace")
+    page = strict_text(response.content, _page_encoding(response, ref), cut=True)
+    if page is None:
+        raise FetchError(
+            f"{url}: the answer is not a page of the thread (not {_page_encoding(response, ref)} text)"
+        )
     complete = _PAGE_END.search(page[-512:]) is not None
     return read_cgi_posts(page), complete, len(response.content)
 
