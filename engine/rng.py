@@ -21,6 +21,8 @@ import hmac
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
+from parser.numbers import read_number
+
 _WORD = 1 << 64
 
 
@@ -158,7 +160,8 @@ def parse_rands(text: str) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     for item in filter(None, (part.strip() for part in text.split(","))):
         sides, sep, value = item.partition(":")
-        if not sep or not sides.strip().isdigit() or not value.strip().isdigit():
+        faces, face = (read_number(sides), read_number(value)) if sep else (None, None)
+        if not isinstance(faces, int) or not isinstance(face, int):
             raise ValueError(f"recorded die {item!r} is not SIDES:VALUE")
-        pairs.append((int(sides), int(value)))
+        pairs.append((faces, face))
     return pairs

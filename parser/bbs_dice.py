@@ -16,8 +16,8 @@ MAX_COUNT = 10
 MAX_SIDES = 9999
 
 # Digits are matched generously (then range-checked) so `dice99d6=` is an error, not silence.
-_DICE = regex.compile(r"(?<![A-Za-z])dice(\d{1,6})d(\d{1,8})=", regex.IGNORECASE)
-_ANCHOR_START = regex.compile(r">>\d")
+_DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]{1,6})d([0-9]{1,8})=", regex.IGNORECASE)
+_ANCHOR_START = regex.compile(r">>[0-9]")
 
 
 @dataclass(frozen=True)

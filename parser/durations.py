@@ -20,7 +20,7 @@ _WORDS = {
 }
 # The lookahead keeps `2mo` or `3hex` from being read as units.
 _PAIR = regex.compile(
-    r"\s*+(?P<n>\d{1,6}(?:\.\d{1,4})?)\s*+(?:"
+    r"\s*+(?P<n>[0-9]{1,6}(?:\.[0-9]{1,4})?)\s*+(?:"
     + "|".join(rf"(?P<{key}>(?:{words})(?![A-Za-z]))" for key, words in _WORDS.items())
     + r")(?P<half>半)?",
     regex.IGNORECASE,

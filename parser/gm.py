@@ -153,7 +153,7 @@ _KINDS: dict[str, _Kind] = {
         sentence=True,
         attach=regex.compile(r"[(\[【]|再処理|再実行|保留|停止"),
     ),
-    "extend": _Kind("延長", read_extend, verbal=True, sentence=False, attach=regex.compile(r"[+\d]")),
+    "extend": _Kind("延長", read_extend, verbal=True, sentence=False, attach=regex.compile(r"[+0-9]")),
     "void": _Kind("無効", read_void, verbal=False, sentence=False, attach=regex.compile(r">|≫")),
     "reveal": _Kind("公開", read_reveal, verbal=True, sentence=False, attach=regex.compile(r">|≫")),
     "set": _Kind(

@@ -27,7 +27,7 @@ REMARK_MARKS = "。、,.!("  # after NFKC: 。、，．！（ are these
 _PARAM_START = regex.compile(r"[0-9A-Za-z>≫+=:~\-/]")
 _ANCHOR = r"(?:>>?|≫)"
 _DASH = r"[-~〜ー―‐−–—]"
-_ITEM = regex.compile(rf"{_ANCHOR}?(\d{{1,7}})(?:\s*+{_DASH}\s*+{_ANCHOR}?(\d{{1,7}}))?(?!\d)")
+_ITEM = regex.compile(rf"{_ANCHOR}?([0-9]{{1,7}})(?:\s*+{_DASH}\s*+{_ANCHOR}?([0-9]{{1,7}}))?(?![0-9])")
 _ITEM_SEP = regex.compile(r"[\s,、・]*")
 _ROLLBACK_OPTION = regex.compile(
     r"\s*+(?:[(\[【]\s*+)?(?P<opt>再処理|再実行|保留|停止|redo|hold)(?![A-Za-z])(?:\s*+[)\]】])?",

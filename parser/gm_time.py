@@ -29,23 +29,23 @@ MAX_EXTENSION = timedelta(days=31)
 FIRST_YEAR, LAST_YEAR = 2000, 2199
 LAST_HOUR = 29  # 29:59 is 5:59 the next morning, the latest a board's "night" hour goes
 
-_BARE_NUMBER = regex.compile(r"\s*+(\d{1,12}(?:\.\d++)?)(?=\s|$)")
+_BARE_NUMBER = regex.compile(r"\s*+([0-9]{1,12}(?:\.[0-9]++)?)(?=\s|$)")
 
 _RELATIVE = {"今日": 0, "本日": 0, "today": 0, "明日": 1, "あした": 1, "あす": 1, "tomorrow": 1}
 _CLOCK = regex.compile(
     # Possessive quantifiers (`*+`): spaces are never handed back, so no input makes this backtrack.
     r"(?:(?P<rel>今日|本日|明日|あした|あす|today|tomorrow)\s*+(?:の\s*+)?)?"
     r"(?:"
-    r"(?:(?P<y>\d{4})\s*+[-/年.]\s*+(?P<mo>\d{1,2})\s*+[-/月.]\s*+(?P<d>\d{1,2})"
-    r"|(?P<mo2>\d{1,2})\s*+[/月]\s*+(?P<d2>\d{1,2})"
-    r"|(?P<dd>\d{1,2})(?=\s*+日))"
+    r"(?:(?P<y>[0-9]{4})\s*+[-/年.]\s*+(?P<mo>[0-9]{1,2})\s*+[-/月.]\s*+(?P<d>[0-9]{1,2})"
+    r"|(?P<mo2>[0-9]{1,2})\s*+[/月]\s*+(?P<d2>[0-9]{1,2})"
+    r"|(?P<dd>[0-9]{1,2})(?=\s*+日))"
     # A date must be set apart from the hour (`11/30 22:00`, `11/30日22時`, `11/30(日)22:00`), or
     # `11/3022:00` would be read as the 30th at 22:00.
     r"(?:\s*+日)?(?:\s*+\((?P<wd>[^()]{1,3})\))?(?:\s++|T|(?<=[日)]))"
     r")?"
     r"(?:(?P<ampm>午前|午後)\s*+)?"
-    r"(?P<h>\d{1,2})\s*+(?::\s*+(?P<mi>\d{2})|時(?:\s*+(?P<mi2>\d{1,2})\s*+分|(?P<half>半))?)"
-    r"(?!\d)(?:\s*+(?:までに|まで|に))?",
+    r"(?P<h>[0-9]{1,2})\s*+(?::\s*+(?P<mi>[0-9]{2})|時(?:\s*+(?P<mi2>[0-9]{1,2})\s*+分|(?P<half>半))?)"
+    r"(?![0-9])(?:\s*+(?:までに|まで|に))?",
     regex.IGNORECASE,
 )
 _RELATIVE_JA = {0: "今日", 1: "明日"}

@@ -105,7 +105,7 @@ def test_a_period_walked_through_deadline_grace_reminder_and_late_orders(game: G
     receipt = game.last()
     assert receipt.startswith("【受付 ピリオド1（締切 12/01 21:00）】")
     assert f">>{first} ＜予想＞42" in receipt and f">>{second} ＜予想＞50" in receipt
-    assert f">>{bad} ＜予想＞たくさん → 予想は ＜予想＞42 のように数で書いてください" in receipt
+    assert f">>{bad} ＜予想＞たくさん → 予想「たくさん」は数字（0～9）で書いてください（例：＜予想＞42）" in receipt
 
     game.tick("20:31:00")
     assert game.last().startswith("【締切のお知らせ ピリオド1】") and "まだ命令がない人: ボブ" in game.last()

@@ -28,6 +28,7 @@ from engine.report import Report
 from engine.rng import Dice, RandomSource, SeededDice, SeededSource, SplitSource
 from engine.ruleset import ImmediateRuleset
 from parser.gm import find_gm_commands
+from parser.numbers import read_number
 
 REFUSED = "GMのトリップではないため"  # the bot's answer to a GM command from another trip
 _PLACEHOLDER = b"\0" * 32  # the faces of dice the thread has not published: never compared
@@ -166,11 +167,12 @@ def answers_by_post(bodies: Sequence[str]) -> dict[int, list[list[str]]]:
                 if head == f">>{last}（続き）":
                     found[last][-1] += lines[1:]
                 continue
-            if not head.startswith(">>") or not head[2:].isdigit():
+            number = read_number(head[2:]) if head.startswith(">>") else None
+            if not isinstance(number, int):
                 continue
             if len(lines) > 1 and lines[1] == f"【{REVEAL_HEADING}】":
                 continue
-            last = int(head[2:])
+            last = number
             found.setdefault(last, []).append(lines[1:])
     return found
 

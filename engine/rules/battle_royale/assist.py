@@ -20,6 +20,7 @@ from engine.rules.battle_royale.tables import (
     canonical_name,
 )
 from engine.rules.battle_royale.templates import DieTemplate
+from parser.numbers import NotANumber, read_number
 
 _MAX_TEAM_NAME = 20
 _BATTLE_NAMES = {canonical_name(t.name) for t in BATTLE_TABLES} | {canonical_name("戦闘ダイス")}
@@ -124,8 +125,9 @@ def _team_key(state: State, team: str) -> str | None:
     text = unicodedata.normalize("NFKC", team).strip()
     if text in state.teams:
         return text
-    if text.isdigit() and 1 <= int(text) <= len(state.table):
-        return state.table[int(text) - 1]
+    number = read_number(text, low=1, high=len(state.table))
+    if not isinstance(number, NotANumber):
+        return state.table[number - 1]
     for key in state.teams:
         if team_name(state, key) == text:
             return key

@@ -35,6 +35,7 @@ from engine.rules.battle_royale.state import State, clone
 from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
 from engine.rules.battle_royale.verify import continued
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
+from parser.numbers import NotANumber, read_number
 
 # A guard, never a rule: a battle needs a handful of dice (rerolls included); this many without the
 # period's battles ending means something is wrong, and the period stops rather than loop on.
@@ -92,11 +93,11 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
             return br.add_newcomer(state, str(value))
         if head == "options" and rest in _OPTION_RANGES:
             low, high = _OPTION_RANGES[rest]
-            text = unicodedata.normalize("NFKC", str(value)).strip()
-            if not text.isdigit() or not low <= int(text) <= high:
-                raise br.BattleRoyaleError(f"{rest} は{low}～{high}の整数にしてください（指定: {value}）")
+            number = read_number(str(value), what=rest, low=low, high=high)
+            if isinstance(number, NotANumber):
+                raise br.BattleRoyaleError(f"{number.reason}（{rest} は{low}～{high}の整数）")
             new = clone(state)
-            new.options = replace(state.options, **{rest: int(text)})
+            new.options = replace(state.options, **{rest: number})
             return new
         known = "teams.<番号>.name、newcomer、" + "、".join(f"options.{name}" for name in _OPTION_RANGES)
         raise br.BattleRoyaleError(f"{path} は設定できません（設定できるもの: {known}）")

@@ -19,6 +19,7 @@ from engine.report import Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.guess import verify
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
+from parser.numbers import NotANumber, number_or_error, read_number
 
 _GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
 
@@ -49,10 +50,10 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         match = _GUESS.match(unicodedata.normalize("NFKC", text))
         if not match:
             return None
-        value = match[1]
-        if not value.isdigit() or len(value) > 6:
-            return Rejection(text.strip(), "予想は ＜予想＞42 のように数で書いてください")
-        return OrderText(int(value), f"＜予想＞{int(value)}")
+        value = read_number(match[1], what="予想", digits=6)
+        if isinstance(value, NotANumber):
+            return Rejection(text.strip(), f"{value.reason}（例：＜予想＞42）")
+        return OrderText(value, f"＜予想＞{value}")
 
     def order_key(self, order: Order) -> str:
         return order.player
@@ -121,7 +122,8 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
         head, _, player = path.partition(".")
         if head != "scores" or not player:
             raise ValueError(f"{path} は設定できません（設定できるもの: scores.<名前>）")
-        return replace(state, scores={**state.scores, player: int(value)})
+        score = number_or_error(str(value), what="点数", signed=True)
+        return replace(state, scores={**state.scores, player: score})
 
     def state_to_dict(self, state: GuessState) -> dict:
         return {

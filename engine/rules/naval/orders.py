@@ -23,6 +23,7 @@ from typing import Literal
 import regex
 
 from engine.rules.naval.batch import gc_paused
+from parser.numbers import NotANumber, read_number
 
 OrderKind = Literal["attack", "intercept", "move"]
 
@@ -46,6 +47,7 @@ _TOKEN = r"[^\s、,]+"
 _SEP = r"(?:\s*[、,]\s*|\s+)"
 _TWO_OPERANDS = re.compile(rf"^({_TOKEN}){_SEP}({_TOKEN})(.*)$")
 _ONE_OPERAND = re.compile(rf"^({_TOKEN})(?:{_SEP}(.*))?$")
+HEX_DIGITS = 4  # a coordinate's digits: maps are at most 1000 hexes a side
 _HEX_DEST = re.compile(r"^\(?\s*([0-9]+)\s*[、,]\s*([0-9]+)\s*\)?(.*)$")
 _ID_ANYWHERE = re.compile(rf"(?<![A-Z0-9-]){UNIT_ID}(?![A-Z0-9-])")
 _UNIT_FULL = re.compile(UNIT_ID)
@@ -176,7 +178,11 @@ def _parse_move(raw: str, rest: str, island: str | None = None) -> ParsedOrder:
         problem = _trailing_problem(hex_match[3])
         if problem:
             return NavalOrderError(raw, problem)
-        return NavalOrder("move", unit, None, (int(hex_match[1]), int(hex_match[2])), raw, island)
+        x, y = (read_number(hex_match[i], what="座標", digits=HEX_DIGITS) for i in (1, 2))
+        for value in (x, y):
+            if isinstance(value, NotANumber):
+                return NavalOrderError(raw, value.reason + usage)
+        return NavalOrder("move", unit, None, (x, y), raw, island)
     token_match = regex.match(rf"^({_TOKEN})(.*)$", dest)
     token, trailing = (token_match[1], token_match[2]) if token_match else (dest, "")
     if not (_UNIT_FULL.fullmatch(token) or _ISLAND_FULL.fullmatch(token)):
@@ -262,9 +268,12 @@ def parse_randoms_file(text: str) -> dict[str, list[int]]:
             raise RandomsFileError(f"乱数ファイル{number}行目：島{island}の乱数が2回書かれています")
         values: list[int] = []
         for item in filter(None, regex.split(r"[\s,、]+", match[3])):
-            if not item.isdigit() or not 1 <= int(item) <= 100:
-                raise RandomsFileError(f"乱数ファイル{number}行目：「{item}」は1～100の整数ではありません")
-            values.append(int(item))
+            value = read_number(item, low=1, high=100)
+            if isinstance(value, NotANumber):
+                raise RandomsFileError(
+                    f"乱数ファイル{number}行目：「{item[:12]}」は1～100の整数ではありません"
+                )
+            values.append(value)
         if not values:
             raise RandomsFileError(f"乱数ファイル{number}行目：島{island}の乱数がありません")
         randoms[island] = values

@@ -30,6 +30,7 @@ from engine.rules.naval import core as naval
 from engine.rules.naval import ending, verify
 from engine.rules.naval.batch import gc_paused, read_toml
 from engine.rules.naval.orders import (
+    HEX_DIGITS,
     NavalOrder,
     NavalOrderError,
     ParsedOrder,
@@ -50,6 +51,7 @@ from engine.rules.naval.state import (
 )
 from engine.rules.naval.verify import PURPOSE, verify_report
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from parser.numbers import NotANumber, number_or_error, read_number
 
 _ADAPTER_HELP = """
 ■このスレッドでの命令の受け付け
@@ -68,7 +70,7 @@ _ADAPTER_HELP = """
 各島の乱数は、ピリオドの鍵で HMAC-SHA256(鍵, "naval/島名|0")、"…|1"… から1～100を棄却法で取り出した値です（A、B、C…の順）。
 ピリオドの始めに鍵のハッシュ、更新時に鍵を公開します。threadgm verify でスレッドから誰でも再計算できます。"""
 
-_HEX_VALUE = regex.compile(r"^\(?\s*(\d+)\s*[,、\s]\s*(\d+)\s*\)?$")
+_HEX_VALUE = regex.compile(r"^\(?\s*([0-9]+)\s*[,、\s]\s*([0-9]+)\s*\)?$")
 _ISLANDS_VALUE = regex.compile(r"[\s,、]+")
 _NONE_WORDS = ("なし", "無し", "-", "none")
 
@@ -105,15 +107,15 @@ def _author_problem(state: NavalState, author: str, island_code: str) -> str | N
 def _parse_hex(text: str) -> tuple[int, int]:
     match = _HEX_VALUE.match(unicodedata.normalize("NFKC", text).strip())
     if match is None:
-        raise ValueError(f"座標「{text}」が読めません（例：5,6）")
-    return int(match[1]), int(match[2])
+        raise ValueError(f"座標「{text[:12]}」が読めません（例：5,6）")
+    return tuple(number_or_error(match[i], what="座標", digits=HEX_DIGITS) for i in (1, 2))  # type: ignore[return-value]
 
 
 def _parse_strength(text: str) -> int:
-    value = unicodedata.normalize("NFKC", text).strip()
-    if not value.isdigit():
-        raise ValueError(f"戦力「{text}」は0以上の整数にしてください")
-    return int(value)
+    strength = read_number(text, what="戦力")
+    if isinstance(strength, NotANumber):
+        raise ValueError(f"{strength.reason}（戦力は0以上の整数）")
+    return strength
 
 
 def _parse_islands(text: str) -> list[str]:

@@ -169,7 +169,8 @@ def unit_kind(unit_id: str) -> str:
 def unit_key(unit_id: str) -> tuple[str, ...]:
     """An id with its number read as a number: `ABC-DD-A-1` and `ABC-DD-A-01` are the same unit."""
     head, _, number = unit_id.rpartition("-")
-    return (head, str(int(number))) if number.isdigit() else (unit_id,)
+    # Not int(): an id may hold thousands of digits, which int() refuses (and ፩ passes isdigit).
+    return (head, number.lstrip("0") or "0") if number.isascii() and number.isdigit() else (unit_id,)
 
 
 def canonical_ids(unit_ids: list[str] | dict[str, object]) -> dict[tuple[str, ...], str]:

@@ -18,6 +18,7 @@ import regex
 from engine.rng import SeededDice
 from engine.rules.naval.combat import attacker_wins
 from engine.rules.naval.results import LETTERS
+from parser.numbers import NotANumber, read_number
 
 PURPOSE = "naval/{island}"  # the stream of an island's random numbers under the period key (the core's)
 
@@ -115,7 +116,8 @@ def read_period(lines: Sequence[str]) -> dict[str, Any]:
 
 
 def _number(cell: str) -> int | str:
-    return int(cell) if cell.isdigit() else cell
+    number = read_number(cell)
+    return cell if isinstance(number, NotANumber) else number
 
 
 def _published_randoms(lines: Sequence[str]) -> tuple[list[str], dict[str, list[str]]] | None:
