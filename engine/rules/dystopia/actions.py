@@ -75,11 +75,18 @@ def go_down(sheet: Sheet) -> None:
 
 
 def _amount_target(ctx: Context, command: Amount) -> Sheet:
-    """MP is spent and restored only on one's own characters; damage and healing may name anyone."""
+    """MP is spent and restored only on one's own characters; damage and healing may name anyone, by
+    a GM or a player of the table (for their character's attack or healing), never by a stranger."""
     if command.word in ("MP消費", "MP回復"):
         return ctx.actor(command.target or command.actor)
     if command.target is None:
         return ctx.actor(command.actor)
+    if command.actor is not None:
+        ctx.actor(command.actor)
+    elif not ctx.is_gm and not ctx.owned():
+        raise DystopiaError(
+            f"{command.word}を書けるのはGMとPCの持ち主だけです（【キャラシート】を貼ってください）"
+        )
     return ctx.state.sheet(command.target)
 
 

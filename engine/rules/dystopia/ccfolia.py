@@ -1,103 +1,104 @@
-"""ココフォリア's clipboard character JSON (what web character sheets export) as a sheet: pasted in a
-post, it adds or updates the poster's PC like a 【キャラシート】 block.
+"""ココフォリア's clipboard character JSON (what web character sheets export) as a sheet patch: pasted in
+a post, it adds or updates the poster's PC like a 【キャラシート】 block.
 
-The format: `{"kind": "character", "data": {"name", "status": [{"label", "value", "max"}],
-"params": [{"label", "value"}], "commands", …}}`. Status HP/MP (and 耐久値) give the resources;
-params give the stats, CL, C値/F値; every other label is listed as not read. Connections, skills and
-equipment are not in the format: an update keeps the connections the sheet had.
+The format: `{"kind": "character", "data": {"name", "initiative", "status": [{"label", "value",
+"max"}], "params": [{"label", "value"}], "commands", …}}`. Status HP/MP (and 耐久値) give the resources;
+`initiative` the 行動値; params the stats, CL, C値/F値, and a stat's ボーナス, 種族能力値 or その他補正
+(`肉体ボーナス`, `種族肉体`, `その他補正:肉体`…); every other label is listed as not read. Connections,
+skills and equipment are not in the format: an update keeps those the sheet had.
 
-`scenario_table` writes such a sheet as the `[[pcs]]` (or `[[npcs]]`) table of a scenario file, for
-`threadgm import-character dystopia FILE`.
+The clipboard holds one long line, which no board takes: a post may carry it split over as many lines
+as the board needs, anywhere (inside a string too) — the line breaks are dropped before reading.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from engine.rules.dystopia.model import DystopiaError, Sheet
-from engine.rules.dystopia.sheets import EXTRA_STATS, fill_defaults, nfkc, number
+from engine.rules.dystopia.model import BASE_STATS, DystopiaError
+from engine.rules.dystopia.sheets import EXTRA_STATS, STAT_TABLES, Patch, nfkc, number, text_value
 
 _RESOURCES = {"HP": ("hp", "hp_max"), "MP": ("mp", "mp_max")}
 _PARAMS = {"CL": "cl", "C値": "c", "F値": "f", "耐久値": "durability"}
-BASE_LABELS = ("肉体", "集中", "反射", "知識", "幸運")
+_STAT = "|".join(BASE_STATS)
+_PART = "|".join(STAT_TABLES)
+_PART_OF_STAT = re.compile(
+    rf"^(?:(?P<p1>{_PART}|種族)[\s:・(（]*(?P<s1>{_STAT})[)）]?|(?P<s2>{_STAT})[\s:・(（]*(?P<p2>{_PART}|種族)[)）]?)$"
+)
+_DECODER = json.JSONDecoder(strict=False)
+
+
+def _decode(text: str) -> Any:
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        return _DECODER.raw_decode(text, start)[0]
+    except json.JSONDecodeError:
+        return None
 
 
 def ccfolia_data(body: str) -> dict[str, Any] | None:
-    """The character JSON a post holds (the whole post, or from its first `{`), or None."""
-    text = body.strip()
-    start = text.find("{")
-    if start < 0 or '"kind"' not in text:
+    """The character JSON a post holds (from its first `{`, over any number of lines), or None."""
+    if "kind" not in body:
         return None
-    try:
-        data = json.loads(text[start:])
-    except json.JSONDecodeError:
-        return None
-    if (
-        not isinstance(data, dict)
-        or data.get("kind") != "character"
-        or not isinstance(data.get("data"), dict)
-    ):
-        return None
-    return data["data"]
+    for text in ("".join(body.split("\n")), body.strip()):
+        data = _decode(text)
+        if isinstance(data, dict) and data.get("kind") == "character" and isinstance(data.get("data"), dict):
+            return data["data"]
+    return None
 
 
-def _status(sheet: Sheet, entry: dict[str, Any], skipped: list[str]) -> None:
-    label = nfkc(str(entry.get("label", ""))).strip().upper()
+def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    found = data.get(key)
+    if found is None:
+        return []
+    if not isinstance(found, list) or not all(isinstance(entry, dict) for entry in found):
+        raise DystopiaError(f"ココフォリアのキャラクターの {key} が項目の一覧ではありません")
+    return found
+
+
+def _status(patch: Patch, entry: dict[str, Any], skipped: list[str]) -> None:
+    label = text_value(entry.get("label", ""), "status の label").upper()
     if label in _RESOURCES:
         now, most = _RESOURCES[label]
-        setattr(sheet, now, number(entry.get("value", 0), label))
-        setattr(sheet, most, number(entry.get("max", entry.get("value", 0)), label))
+        patch[now] = number(entry.get("value", 0), label)
+        patch[most] = number(entry.get("max", entry.get("value", 0)), f"{label}の最大")
     elif label == "耐久値":
-        sheet.durability = number(entry.get("value", 0), label)
+        patch["durability"] = number(entry.get("value", 0), label)
     elif label:
         skipped.append(label)
 
 
-def _param(sheet: Sheet, entry: dict[str, Any], skipped: list[str]) -> None:
-    label = nfkc(str(entry.get("label", ""))).strip()
+def _param(patch: Patch, entry: dict[str, Any], skipped: list[str]) -> None:
+    label = text_value(entry.get("label", ""), "params の label")
     value = entry.get("value", "")
-    if label in BASE_LABELS or label in EXTRA_STATS:
-        sheet.stats[label] = number(value, label)
+    part = _PART_OF_STAT.match(label)
+    if label in BASE_STATS or label in EXTRA_STATS:
+        patch.setdefault("stats", {})[label] = number(value, label)
     elif label.upper() in _PARAMS:
-        setattr(sheet, _PARAMS[label.upper()], number(value, label))
+        patch[_PARAMS[label.upper()]] = number(value, label)
+    elif part:
+        which, stat = part["p1"] or part["p2"], part["s1"] or part["s2"]
+        attribute = "race_stats" if which in ("種族", "種族能力値") else STAT_TABLES[which]
+        patch.setdefault(attribute, {})[stat] = number(value, label)
     elif label:
         skipped.append(label)
 
 
-def ccfolia_sheet(data: dict[str, Any], owner: str) -> tuple[Sheet, list[str]]:
-    """The sheet, and the labels that were not read."""
-    name = nfkc(str(data.get("name", ""))).strip()
+def ccfolia_patch(data: dict[str, Any]) -> tuple[Patch, list[str]]:
+    """The fields the character JSON gives, and the labels that were not read."""
+    name = text_value(data.get("name", ""), "name")
     if not name:
         raise DystopiaError("ココフォリアのキャラクターに name がありません")
-    sheet, skipped = Sheet(name=name, owner=owner), []
-    for entry in data.get("status") or []:
-        if isinstance(entry, dict):
-            _status(sheet, entry, skipped)
-    for entry in data.get("params") or []:
-        if isinstance(entry, dict):
-            _param(sheet, entry, skipped)
-    return fill_defaults(sheet), skipped
-
-
-def scenario_table(sheet: Sheet, skipped: list[str]) -> str:
-    """The sheet as a scenario's `[[pcs]]` table (`[[npcs]]` without an owner), values the JSON did
-    not hold left out so that the scenario's defaults apply; the labels not read as a comment."""
-    lines = ["[[pcs]]" if sheet.owner else "[[npcs]]", f"name = {_toml(sheet.name)}"]
-    if sheet.owner:
-        lines.append(f"owner = {_toml(sheet.owner)}")
-    if sheet.stats:
-        lines.append("stats = { " + ", ".join(f"{_toml(k)} = {v}" for k, v in sheet.stats.items()) + " }")
-    defaults = Sheet(name=sheet.name)
-    for key in ("cl", "hp", "hp_max", "durability", "mp", "mp_max", "c", "f"):
-        value = getattr(sheet, key)
-        if value != getattr(defaults, key):
-            lines.append(f"{key} = {value}")
-    if skipped:
-        lines.append("# 読まなかった項目: " + "、".join(skipped).replace("\n", " "))
-    return "\n".join(lines) + "\n"
-
-
-def _toml(text: str) -> str:
-    """A TOML basic string: JSON's escapes are TOML's, and non-ASCII text stays readable."""
-    return json.dumps(text, ensure_ascii=False)
+    patch: Patch = {"name": nfkc(name)}
+    skipped: list[str] = []
+    if data.get("initiative") is not None:
+        patch["stats"] = {"行動値": number(data["initiative"], "initiative（行動値）")}
+    for entry in _entries(data, "status"):
+        _status(patch, entry, skipped)
+    for entry in _entries(data, "params"):
+        _param(patch, entry, skipped)
+    return patch, skipped

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.rules.dystopia.context import Context, require_up
 from engine.rules.dystopia.model import DOWN, Combat, DystopiaError, Sheet, State
+from engine.rules.dystopia.sheets import number
 
 # The count costs: サブ移動, メイン移動, 行動放棄, and とどめを刺す (a main action of cost 10).
 SUB_MOVE, MAIN_MOVE, GIVE_UP, FINISHING_BLOW = 3, 8, 10, 10
@@ -74,13 +75,23 @@ def _advance(ctx: Context) -> None:
 
 
 def start(ctx: Context, names: tuple[str, ...]) -> None:
+    """戦闘開始: counts at 行動値; refused when nobody could act (no 行動値 above 0), naming who has none."""
     state = ctx.state
-    chosen = list(names) or [n for n, s in state.sheets.items() if not s.dead]
+    chosen = list(dict.fromkeys(names)) or [n for n, s in state.sheets.items() if not s.dead]
     for name in chosen:
         state.sheet(name)
-    state.combat = Combat(1, _start_counts(state, chosen), {})
-    counts = "、".join(f"{n}{c}" for n, c in state.combat.counts.items())
-    ctx.say(f"戦闘開始（第1ラウンド）カウント：{counts}")
+    if not chosen:
+        raise DystopiaError("戦闘に参加するキャラクターがいません")
+    counts = _start_counts(state, chosen)
+    lacking = [n for n in chosen if "行動値" not in state.sheets[n].stats]
+    how = "（【キャラシート】に「行動値: 10」のように書くか、GMが 設定 で決めてください）"
+    if all(count <= 0 for count in counts.values()):
+        named = f"行動値がないキャラクター：{'、'.join(lacking)}" if lacking else "全員の行動値が0以下です"
+        raise DystopiaError(f"戦闘を始められません。{named}{how}")
+    state.combat = Combat(1, counts, {})
+    ctx.say(f"戦闘開始（第1ラウンド）カウント：{'、'.join(f'{n}{c}' for n, c in counts.items())}")
+    if lacking:
+        ctx.say(f"行動値がないためカウント0（手番なし）：{'、'.join(lacking)}{how}")
     _advance(ctx)
 
 
@@ -100,6 +111,8 @@ def _on_turn(ctx: Context, actor: str | None) -> Sheet:
     if due is not None and ctx.state.sheets[due].down:
         _advance(ctx)  # the one due went down since: it gives its turn up first
         due = next_actor(ctx.state)
+    if due is None:
+        raise DystopiaError("今は手番のキャラクターがいません（全員のカウントが0以下です）")
     if sheet.name != due:
         raise DystopiaError(f"今は{due}の手番です")
     return sheet
@@ -128,19 +141,25 @@ def act(ctx: Context, actor: str | None, word: str, args: tuple[str, ...]) -> No
         base = SUB_MOVE if word == "サブ移動" else MAIN_MOVE
         spend(ctx, sheet, move_cost(base, changes), word)
         return
-    if not args or not args[0].isdigit() or int(args[0]) > MAX_COST:
-        raise DystopiaError("行動 コスト [スキル名] と書いてください（例：行動 5 スラッシュ）")
-    spend(ctx, sheet, int(args[0]), " ".join(args[1:]) or "行動")
+    cost = number(args[0], "行動のコスト") if args else -1
+    if not 0 <= cost <= MAX_COST:
+        raise DystopiaError(
+            f"行動 コスト [スキル名] と書いてください（コストは0～{MAX_COST}。例：行動 5 スラッシュ）"
+        )
+    spend(ctx, sheet, cost, " ".join(args[1:]) or "行動")
 
 
 def change_move(ctx: Context, args: tuple[str, ...]) -> None:
     combat = ctx.state.combat
     if combat is None:
         raise DystopiaError("戦闘中ではありません")
-    if len(args) != 2 or not args[1].lstrip("+-").isdigit():
+    if len(args) != 2:
         raise DystopiaError("移動コスト 名前 -1 と書いてください")
+    change = number(args[1], "移動コストの変更")
+    if not -MAX_COST <= change <= MAX_COST:
+        raise DystopiaError(f"移動コストの変更は-{MAX_COST}～+{MAX_COST}です（{change}）")
     sheet = ctx.actor(args[0])
-    combat.move_changes.setdefault(sheet.name, []).append(int(args[1]))
+    combat.move_changes.setdefault(sheet.name, []).append(change)
     changes = combat.move_changes[sheet.name]
     ctx.say(
         f"{sheet.name}の移動コスト：サブ{move_cost(SUB_MOVE, changes)}／メイン{move_cost(MAIN_MOVE, changes)}"

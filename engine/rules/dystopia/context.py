@@ -33,9 +33,8 @@ class Context:
 
     @property
     def is_gm(self) -> bool:
-        """A GM of the scenario's `gm` list; when the list is empty anyone may give GM commands."""
-        gms = [plain_trip(t) for t in self.state.options.gm if plain_trip(t)]
-        return not gms or self.trip in gms
+        """A GM the scenario names (with no GM named, nobody gives GM commands)."""
+        return bool(self.trip) and self.trip in [plain_trip(t) for t in self.state.options.gm]
 
     def dice(self, purpose: str) -> Dice:
         return self.source.stream(f"{self.index}/{purpose}")
@@ -43,16 +42,17 @@ class Context:
     def say(self, *parts: str) -> None:
         self.blocks.append(line(*parts))
 
-    @property
-    def is_named_gm(self) -> bool:
-        """A GM the scenario names (an empty list makes everyone a GM, but never an owner)."""
-        return bool(self.trip) and self.trip in [plain_trip(t) for t in self.state.options.gm]
-
     def may_act(self, sheet: Sheet) -> bool:
-        """NPCs and ownerless sheets: any GM; a PC with an owner: its owner or a named GM."""
-        if sheet.owner and not sheet.npc:
-            return plain_trip(sheet.owner) == self.trip or self.is_named_gm
-        return self.is_gm or not sheet.npc
+        """A PC: its owner or a GM; an NPC, or a PC nobody has claimed yet: a GM only."""
+        if sheet.owner and not sheet.npc and self.trip:
+            return plain_trip(sheet.owner) == self.trip or self.is_gm
+        return self.is_gm
+
+    def owned(self) -> list[Sheet]:
+        """The PCs the author's trip owns."""
+        if not self.trip:
+            return []
+        return [s for s in self.state.sheets.values() if s.owner and plain_trip(s.owner) == self.trip]
 
     def actor(self, name: str | None) -> Sheet:
         """The character a command acts for: the named one (if the author may act for it), or the
@@ -60,13 +60,15 @@ class Context:
         if name is not None:
             sheet = self.state.sheet(name)
             if not self.may_act(sheet):
+                if sheet.npc:
+                    raise DystopiaError(f"{sheet.name}はNPCです（NPCはGMだけが動かします）")
+                if not sheet.owner:
+                    raise DystopiaError(
+                        f"{sheet.name}にはまだ持ち主がいません（【キャラシート】に「名前: {sheet.name}」と書いて貼ると自分のPCになります）"
+                    )
                 raise DystopiaError(f"{sheet.name}はあなたのキャラクターではありません")
             return sheet
-        owned = [
-            s
-            for s in self.state.sheets.values()
-            if s.owner and plain_trip(s.owner) == self.trip and self.trip
-        ]
+        owned = self.owned()
         if len(owned) == 1:
             return owned[0]
         if owned:

@@ -35,15 +35,18 @@ _BRACKET = re.compile(rf"^[〈<](?P<stat>{_STAT})[〉>](?:判定)?(?P<tail>.*)$"
 _NAMED = re.compile(rf"^(?P<stat>{_STAT})判定(?P<tail>.*)$")
 _PLAIN = re.compile(r"^判定\s+(?P<stat>\S+?)(?=$|[\s+\-\[<>≧目CF])(?P<tail>.*)$")
 _OPPOSED = re.compile(rf"^対決\s+(?P<target>\S+)\s+(?P<stat>{_STAT})(?:\s+(?P<pstat>{_STAT}))?(?P<tail>.*)$")
+# Digits are ASCII only (after NFKC): other scripts' digits are not numbers here.
 _TOKEN = re.compile(
-    r"\s*(?:(?P<mod>[+-]\d{1,3})|(?:>=|≧)(?P<t1>\d{1,3})|目標値?(?P<t2>\d{1,3})"
-    r"|\[(?P<label>[^\]]{1,12})\]|(?P<cf>[CF])値?(?P<fix>固定)?(?P<value>[+-]?\d{1,2}))"
+    r"\s*(?:(?P<mod>[+-][0-9]{1,3})|(?:>=|≧)(?P<t1>[0-9]{1,3})|目標値?(?P<t2>[0-9]{1,3})"
+    r"|\[(?P<label>[^\]]{1,12})\]|(?P<cf>[CF])値?(?P<fix>固定)?(?P<value>[+-]?[0-9]{1,2}))"
 )
+_AMOUNT_WORDS = "ダメージ|回復|HP回復|MP消費|MP回復"
 _AMOUNT = re.compile(
-    r"^(?P<word>ダメージ|回復|HP回復|MP消費|MP回復)(?:\s+(?P<target>\D\S*))?\s*(?P<amount>\d{1,4})$"
+    rf"^(?P<word>{_AMOUNT_WORDS})(?:\s+(?P<target>[^0-9\s]\S*))?\s*(?P<amount>[0-9]{{1,4}})$"
 )
-_BP = re.compile(rf"^(?P<use>{'|'.join(BP_USES)}|BP消費\s*(?P<cost>\d{{1,2}}))(?P<rest>(?:\s+\S+)*)\s*$")
-_ANCHORS = re.compile(r"^(?:>>\d{1,5}(?:-\d{1,5})?\s*)+")
+_AMOUNT_START = re.compile(rf"^(?:{_AMOUNT_WORDS})(?:\s|$)")
+_BP = re.compile(rf"^(?P<use>{'|'.join(BP_USES)}|BP消費\s*(?P<cost>[0-9]{{1,2}}))(?P<rest>(?:\s+\S+)*)\s*$")
+_ANCHORS = re.compile(r"^(?:>>[0-9]{1,5}(?:-[0-9]{1,5})?\s*)+")
 _WORDS = re.compile(r"^(?P<word>\S+)(?P<rest>(?:\s+\S+)*)\s*$")
 
 
@@ -189,6 +192,10 @@ def parse_command(line: str) -> Command | None:
 def _amount(text: str, actor: str | None) -> Amount | None:
     match = _AMOUNT.match(text)
     if match is None:
+        if _AMOUNT_START.match(text):
+            raise DystopiaError(
+                f"「{text.split()[0]} [名前] 数」と書いてください（数は4桁まで。例：ダメージ ユイ 8）"
+            )
         return None
     word = "回復" if match["word"] == "HP回復" else match["word"]
     return Amount(actor, word, match["target"], int(match["amount"]))

@@ -85,12 +85,16 @@ class Sheet:
     connections: list[Connection] = field(default_factory=list)
     bonus: dict[str, int] = field(default_factory=dict)  # ボーナスポイントの割り振り
     race_stats: dict[str, int] = field(default_factory=dict)  # 種族の基本能力値（あれば作成チェック）
+    other: dict[str, int] = field(default_factory=dict)  # その他補正（基本能力値の式の最後の項）
     slots: int = 0  # スキル取得枠（0 = 確かめない）
     effects: list[str] = field(default_factory=list)  # 掛かっている効果・バッドステータス
     counters: dict[str, int] = field(default_factory=dict)
     row: str = ""
     down: bool = False  # [戦闘不能状態]
     dead: bool = False  # とどめ：死亡（PCはキャラロスト）
+    locked: bool = (
+        False  # from the scenario, or changed by play: a player's re-post changes only sheet_fields
+    )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -176,6 +180,25 @@ class Combat:
     move_changes: dict[str, list[int]] = field(default_factory=dict)  # 移動コストの変更（サブ・メイン両方）
 
 
+# What a player's re-post of a sheet already in play may change (the scenario's sheet_fields): the
+# sheet's description, never HP, MP, 耐久値, BP and emotions, money, CL, stats or C値/F値.
+SHEET_FIELDS = (
+    "種族",
+    "クラス",
+    "スキル",
+    "自動スキル",
+    "武器",
+    "防具",
+    "装飾",
+    "アイテム",
+    "スキル取得枠",
+    "ボーナス",
+    "種族能力値",
+    "その他補正",
+    "行",
+)
+
+
 @dataclass
 class Options:
     title: str = "DysTopiA"
@@ -188,6 +211,9 @@ class Options:
     npc_handouts: bool = False  # NPCにも裏ハンドアウトのルールを使う
     max_total: int = MAX_TOTAL  # 感情の強度の合計上限値（特に修正がなければ21）
     tie_stat: str = "敏捷"  # 同じカウントのときに比べる能力値（次にPCが先）
+    sheet_fields: list[str] = field(default_factory=lambda: list(SHEET_FIELDS))
+    # Readings the seed allows two of (the default first: the bot's reading before they were options).
+    bonus_partial_warning: bool = False  # ボーナスポイントを振り切っていない：違反（false）／注意だけ（true）
 
 
 @dataclass
@@ -197,7 +223,7 @@ class State:
     handouts: dict[str, Handout] = field(default_factory=dict)
     committed: bool = False
     scene: str = "オープニング"
-    scene_number: int = 1
+    scene_number: int = 0  # 0: the opening before the GM's first シーン
     emotion_open: bool = False
     emotion_allowed: list[str] = field(default_factory=list)  # the PCs the GM allowed (empty: all)
     emotion_left: dict[str, int] = field(default_factory=dict)

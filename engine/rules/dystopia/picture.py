@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import svg
 from engine.rules.dystopia.model import DOWN, State
+from engine.rules.dystopia.scenes import scene_title
 
 ROW = 46
 BAR = 160
@@ -16,7 +17,7 @@ BAR = 160
 
 def picture(state: State, result: Mapping[str, Any] | None = None) -> str:
     sheets = list(state.sheets.values())
-    title = f"{state.options.title} シーン{state.scene_number}：{state.scene}"
+    title = f"{state.options.title} {scene_title(state)}"
     root = svg.document(620, 40 + ROW * max(1, len(sheets)) + 8, title)
     svg.add(root, "text", title, x=8, y=22, font_size=14, font_weight="bold")
     for index, sheet in enumerate(sheets):

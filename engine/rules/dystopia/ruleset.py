@@ -13,9 +13,9 @@ from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import actions, combat, handouts, scenes
 from engine.rules.dystopia.audit import audit_handouts, published_keys
-from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_sheet, scenario_table
-from engine.rules.dystopia.context import Context, plain_trip
-from engine.rules.dystopia.creation import breaches, unchecked
+from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch
+from engine.rules.dystopia.context import Context
+from engine.rules.dystopia.creation import play_breaches
 from engine.rules.dystopia.grammar import (
     GM_WORDS,
     Amount,
@@ -28,87 +28,62 @@ from engine.rules.dystopia.grammar import (
 )
 from engine.rules.dystopia.handouts import KEY_STREAM, key_faces
 from engine.rules.dystopia.help import HELP, SUMMARY
+from engine.rules.dystopia.intake import sheet_report, take_sheet
 from engine.rules.dystopia.model import DOWN, DystopiaError, Handout, Options, Sheet, State
+from engine.rules.dystopia.scenes import scene_title
 from engine.rules.dystopia.settings import SETTINGS, set_path
-from engine.rules.dystopia.sheets import SHEET_HEADING, is_sheet_post, posted_sheet, scenario_sheet
+from engine.rules.dystopia.sheets import (
+    SHEET_HEADING,
+    apply_patch,
+    is_sheet_post,
+    scenario_sheet,
+    sheet_lines,
+    sheet_posts,
+)
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError, ThreadAudit
 
-SheetPost = tuple[str, str]  # ("sheet", the post's body)
 
-
-def initial_state(scenario: Mapping[str, Any]) -> State:
-    """The scenario's options, sheets and back handouts."""
+def _options(scenario: Mapping[str, Any]) -> Options:
+    """The scenario's options, each of its default's type (a list of texts for the lists)."""
+    defaults = Options()
     known = set(Options.__dataclass_fields__)
     unknown = sorted(set(scenario) - known - {"pcs", "npcs"})
     if unknown:
         raise DystopiaError(
             f"シナリオの項目 {'、'.join(unknown)} はありません（{'、'.join(sorted(known))}、pcs、npcs）"
         )
-    options = Options(**{k: v for k, v in scenario.items() if k in known})
-    options.gm = [str(t) for t in options.gm]
+    values = {k: v for k, v in scenario.items() if k in known}
+    for key, value in values.items():
+        default = getattr(defaults, key)
+        if isinstance(default, list):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise DystopiaError(f"シナリオの {key} は文字の一覧で書いてください")
+        elif type(value) is not type(default):
+            raise DystopiaError(
+                f"シナリオの {key} は {type(default).__name__} の値で書いてください（{value!r}）"
+            )
+    return Options(**values)
+
+
+def initial_state(scenario: Mapping[str, Any]) -> State:
+    """The scenario's options, sheets and back handouts."""
+    options = _options(scenario)
     state = State(options=options)
     for key, npc in (("pcs", False), ("npcs", True)):
-        for data in scenario.get(key, []):
+        tables = scenario.get(key, [])
+        if not isinstance(tables, list) or not all(isinstance(t, Mapping) for t in tables):
+            raise DystopiaError(f"シナリオの {key} は [[{key}]] の表で書いてください")
+        for data in tables:
             sheet = scenario_sheet(data, npc=npc)
             if sheet.name in state.sheets:
                 raise RulesetError(f"キャラクター「{sheet.name}」が2人います")
+            problems = play_breaches(sheet, options)
+            if problems:
+                raise DystopiaError(f"{sheet.name}のシートはこのままでは遊べません：" + "／".join(problems))
             state.sheets[sheet.name] = sheet
             if str(data.get("handout", "")).strip():
                 state.handouts[sheet.name] = Handout(sheet.name, str(data["handout"]))
     return state
-
-
-def sheet_report(sheet: Sheet, options: Options) -> list[Block]:
-    found = breaches(sheet, options.start_cl, options.max_total)
-    blocks: list[Block] = [
-        line(
-            f"キャラクター作成のチェック（{sheet.name}）：" + (f"違反{len(found)}件" if found else "違反なし")
-        )
-    ]
-    blocks += [line(f"・{text}") for text in found]
-    blocks += [line(f"（{text}）") for text in unchecked(sheet)]
-    return blocks
-
-
-def _owner(ctx: Context) -> str:
-    if not ctx.trip:
-        raise DystopiaError("キャラシートはトリップ付きの名前（名前#キー）で貼ってください")
-    return f"◆{ctx.trip}"
-
-
-def _take_sheet(ctx: Context, posted: tuple[str, Any]) -> None:
-    """A 【キャラシート】 block or a ココフォリア character JSON: adds or updates the poster's sheet."""
-    kind, content = posted
-    if kind == "sheet":
-        sheet, skipped = posted_sheet(content, _owner(ctx)), []
-    else:
-        sheet, skipped = ccfolia_sheet(content, _owner(ctx))
-    old = ctx.state.sheets.get(sheet.name)
-    if old is not None and old.owner and plain_trip(old.owner) != ctx.trip and not ctx.is_named_gm:
-        raise DystopiaError(f"{sheet.name}は別のトリップのキャラクターです")
-    if old is not None:
-        _keep(old, sheet, keep_connections=kind == "ccfolia")
-    ctx.state.sheets[sheet.name] = sheet
-    ctx.say(f"キャラシートを{'更新' if old else '登録'}しました：{sheet.name}（{sheet.owner}）")
-    if skipped:
-        ctx.say(f"読まなかった項目：{'、'.join(skipped)}")
-    ctx.blocks += sheet_report(sheet, ctx.state.options)
-
-
-def _keep(old: Sheet, sheet: Sheet, *, keep_connections: bool) -> None:
-    """What an update keeps: the state of play (down, effects, counters) and which emotions are used."""
-    sheet.down, sheet.dead, sheet.effects, sheet.counters, sheet.npc = (
-        old.down,
-        old.dead,
-        old.effects,
-        old.counters,
-        old.npc,
-    )
-    if keep_connections and not sheet.connections:
-        sheet.connections = old.connections
-    for link in sheet.connections:
-        before = old.connection(link.to)
-        link.used = bool(before and before.used)
 
 
 def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
@@ -188,6 +163,14 @@ def run_command(ctx: Context, command: Command) -> None:
         actions.do_check(ctx, command)
 
 
+def _lock_played(before: State, after: State) -> None:
+    """A sheet that play changed is locked: from now on its owner's re-post changes only sheet_fields."""
+    for name, sheet in after.sheets.items():
+        old = before.sheets.get(name)
+        if old is not None and not sheet.locked and old.to_dict() != sheet.to_dict():
+            sheet.locked = True
+
+
 def status_blocks(state: State) -> list[Block]:
     rows = []
     for sheet in state.sheets.values():
@@ -202,7 +185,7 @@ def status_blocks(state: State) -> list[Block]:
             )
         )
     blocks: list[Block] = [
-        heading(f"{state.options.title} シーン{state.scene_number}：{state.scene}"),
+        heading(f"{state.options.title} {scene_title(state)}"),
         table(rows, header=("名前", "HP", "MP", "BP(未使用/合計)", "状態")),
     ]
     for sheet in state.sheets.values():
@@ -290,9 +273,10 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
                 if isinstance(command, str):
                     raise DystopiaError(command)
                 if isinstance(command, tuple):
-                    _take_sheet(ctx, command)
+                    take_sheet(ctx, command)
                 else:
                     run_command(ctx, command)
+                    _lock_played(work, trial)
             except DystopiaError as error:
                 blocks += [*echo, line(f"受け付けられません：{error}")]
                 continue
@@ -320,14 +304,26 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
         return {KEY_STREAM + owner: key_faces(key) for owner, key in published_keys(bot_bodies).items()}
 
     def import_character(self, text: str, owner: str) -> str:
-        """ココフォリア's clipboard character JSON as a `[[pcs]]` table of the scenario."""
+        """ココフォリア's clipboard character JSON as 【キャラシート】 posts to paste in the thread (within
+        the local board's limits: 24 lines, 256 columns, 2048 characters a post), the labels not read
+        as a note after them. `owner` (a trip) becomes a `PL:` line, which counts when the GM posts it."""
         data = ccfolia_data(text)
         if data is None:
             raise RulesetError('ココフォリアのキャラクターJSON（{"kind": "character", …}）ではありません')
         try:
-            return scenario_table(*ccfolia_sheet(data, owner))
+            patch, skipped = ccfolia_patch(data)
         except DystopiaError as error:
             raise RulesetError(str(error)) from error
+        sheet = apply_patch(Sheet(name=patch["name"]), patch)
+        posts = sheet_posts(sheet_lines(sheet, owner=owner), max_lines=24, max_columns=256, max_chars=2048)
+        parts = []
+        for number, post in enumerate(posts, start=1):
+            if len(posts) > 1:
+                parts.append(f"（{number}/{len(posts)}つめの書き込み）")
+            parts.append(post)
+        if skipped:
+            parts.append("（読まなかった項目：" + "、".join(skipped) + "）")
+        return "\n\n".join(parts) + "\n"
 
     def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit:
         """裏ハンドアウト: every published handout against the commitment posted when the session opened."""

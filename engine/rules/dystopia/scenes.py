@@ -8,7 +8,8 @@ GM does not say: the seed's 迷ったら6回).
 from __future__ import annotations
 
 from engine.rules.dystopia.context import Context
-from engine.rules.dystopia.model import MAX_STRENGTH, SCENES, DystopiaError
+from engine.rules.dystopia.model import MAX_STRENGTH, SCENES, DystopiaError, State
+from engine.rules.dystopia.sheets import number
 
 SCENE_WORDS = {
     "OP": "オープニング",
@@ -29,16 +30,30 @@ def scene_name(word: str) -> str:
     return found
 
 
-def move_scene(ctx: Context, word: str) -> None:
-    state = ctx.state
+def scene_title(state: State) -> str:
+    """シーン3：ドラマ — or the scene alone before the GM's first シーン (number 0)."""
+    return f"シーン{state.scene_number}：{state.scene}" if state.scene_number else state.scene
+
+
+def enter_scene(state: State, word: str) -> list[str]:
+    """The next scene (the first one the GM names is シーン1): the 感情ロール close and the handout
+    requests lapse; what was closed, for the answer (nothing when nothing was open)."""
+    closed = []
+    if state.emotion_open or state.pending_raise:
+        closed.append("感情ロールは締め切り")
+    if state.requests:
+        closed.append("裏ハンドアウトの申し出は取り消し")
     state.scene = scene_name(word)
     state.scene_number += 1
     state.emotion_open, state.emotion_allowed = False, []
     state.pending_raise = {}
     state.requests = []
-    ctx.say(
-        f"シーン{state.scene_number}：{state.scene}（感情ロールは締め切り、裏ハンドアウトの申し出は取り消し）"
-    )
+    return closed
+
+
+def move_scene(ctx: Context, word: str) -> None:
+    closed = enter_scene(ctx.state, word)
+    ctx.say(scene_title(ctx.state) + (f"（{'、'.join(closed)}）" if closed else ""))
 
 
 def open_emotions(ctx: Context, *, open_: bool, names: tuple[str, ...]) -> None:
@@ -82,9 +97,9 @@ def emotion_raise(ctx: Context, actor: str | None, to: str, amount_text: str) ->
     pending = state.pending_raise.get(sheet.name)
     if pending is None or pending[0] != to:
         raise DystopiaError(f"{sheet.name}の{to}への感情ロールはありません")
-    if not amount_text.isdigit():
+    amount, roll = number(amount_text, "上げる点数"), int(pending[1])
+    if amount < 0:
         raise DystopiaError("上げる点数は0以上の整数です")
-    amount, roll = int(amount_text), int(pending[1])
     link = sheet.connection(to)
     assert link is not None
     if amount > roll:

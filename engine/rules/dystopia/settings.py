@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rules.dystopia.model import DystopiaError, State
-from engine.rules.dystopia.scenes import scene_name
+from engine.rules.dystopia.scenes import enter_scene
 from engine.rules.dystopia.sheets import nfkc, number
 from engine.ruleset import Setting
 
@@ -78,9 +78,7 @@ def set_path(state: State, path: str, value: Any) -> State:
     parts = nfkc(path).strip().split(".")
     head = parts[0]
     if parts == ["scene"]:
-        new.scene = scene_name(nfkc(str(value)).strip())
-        new.scene_number += 1
-        new.emotion_open, new.emotion_allowed, new.pending_raise = False, [], {}
+        enter_scene(new, nfkc(str(value)).strip())
     elif head == "options" and len(parts) == 2:
         _option(new, parts[1], value)
     elif head == "sheets" and len(parts) >= 3:

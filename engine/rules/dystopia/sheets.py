@@ -1,11 +1,16 @@
 """Character sheets: from the scenario's `[[pcs]]`/`[[npcs]]` tables, and from a `【キャラシート】` block of
-`項目: 値` lines that a player posts under their trip (adds or updates that player's sheet).
+`項目: 値` lines that a player posts under their trip. A posted block is read as a *patch* — the fields
+it names — which `apply_patch` lays over the sheet the character has (a post names what it changes and
+keeps the rest); `sheet_posts` writes a sheet back as post-ready 【キャラシート】 blocks.
 
+Every number goes through `number`: NFKC (full and half width alike), then an optional sign and ASCII
+digits only, at most `MAX_DIGITS` of them; anything else is refused with the field's name.
 The weapon and armour slots left empty are filled with 素手 and 一般服 (the seed's rule).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -25,48 +30,112 @@ from engine.rules.dystopia.model import (
 
 SHEET_HEADING = "【キャラシート】"
 EXTRA_STATS = ("近接", "射撃", "魔術", "行動値", "敏捷")
+MAX_DIGITS = 6  # no number on a sheet or in a command needs more
 SCENARIO_KEYS = {
     *("name", "owner", "cl", "race", "classes", "stats", "hp", "hp_max", "durability", "mp", "mp_max"),
     *("c", "f", "overrides", "skills", "weapons", "armor", "accessories", "items", "money"),
-    *("connections", "bonus", "race_stats", "slots", "row", "handout"),
+    *("connections", "bonus", "race_stats", "other", "slots", "row", "handout"),
 }
 _SKILL_FIELDS = ("name", "kind", "timing", "target", "range", "price", "cost", "sl", "cls")
-_INT_FIELDS = {"CL": "cl", "HP": "hp", "耐久値": "durability", "MP": "mp", "C値": "c", "F値": "f"}
-_TEXT_FIELDS = {"名前": "name", "種族": "race", "行": "row"}
-_ITEM_FIELDS = {"武器": "weapons", "防具": "armor", "装飾": "accessories", "アクセサリー": "accessories"}
+_INTEGER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
+_STAT_VALUE = re.compile(rf"({'|'.join((*BASE_STATS, *EXTRA_STATS))})\s*[=:＝]?\s*([+-]?[0-9]+)")
+
+# The sheet's labels: what a post writes, the Sheet attribute it sets.
+INT_LABELS = {
+    "CL": "cl",
+    "耐久値": "durability",
+    "C値": "c",
+    "F値": "f",
+    "所持金": "money",
+    "スキル取得枠": "slots",
+}
+TEXT_LABELS = {"名前": "name", "種族": "race", "行": "row", "PL": "owner"}
+ITEM_LABELS = {
+    "武器": "weapons",
+    "防具": "armor",
+    "装飾": "accessories",
+    "アクセサリー": "accessories",
+    "アイテム": "items",
+}
+STAT_TABLES = {"ボーナス": "bonus", "種族能力値": "race_stats", "その他補正": "other"}
+POOL_LABELS = {"HP": ("hp", "hp_max"), "MP": ("mp", "mp_max")}
+LABELS: dict[str, str] = {  # attribute → its label, for messages and the scenario's sheet_fields
+    **{attr: label for label, attr in (*INT_LABELS.items(), *TEXT_LABELS.items(), *STAT_TABLES.items())},
+    **{attr: label for label, attr in ITEM_LABELS.items() if label != "アクセサリー"},
+    "hp": "HP",
+    "hp_max": "HP",
+    "mp": "MP",
+    "mp_max": "MP",
+    "classes": "クラス",
+    "skills": "スキル",
+    "auto_skills": "自動スキル",
+    "connections": "コネクション",
+    "overrides": "判定別",
+    "npc": "NPC",
+}
+
+Patch = dict[str, Any]  # Sheet attribute → value; "stats" is a table of the stats named; lists replace
 
 
 def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+def _shown(text: Any) -> str:
+    value = str(text)
+    return value if len(value) <= 16 else value[:16] + "…"
+
+
 def number(text: Any, what: str) -> int:
-    """An integer written in full or half width, with an optional sign."""
+    """An integer written in full or half width with an optional sign: ASCII digits after NFKC only,
+    at most MAX_DIGITS of them (DystopiaError otherwise, naming the field)."""
+    if isinstance(text, bool) or not isinstance(text, int | str):
+        raise DystopiaError(f"{what}は整数で書いてください（{_shown(text)}）")
     value = nfkc(str(text)).strip().replace("−", "-")
-    if not value.lstrip("+-").isdigit():
-        raise DystopiaError(f"{what}は整数で書いてください（{text}）")
+    if not _INTEGER.fullmatch(value):
+        raise DystopiaError(f"{what}は{MAX_DIGITS}桁までの整数で書いてください（{_shown(text)}）")
     return int(value)
+
+
+def text_value(value: Any, what: str) -> str:
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        raise DystopiaError(f"{what}は文字で書いてください（{_shown(value)}）")
+    return nfkc(str(value)).strip()
 
 
 def _item(data: Any) -> Item:
     if isinstance(data, Mapping):
-        return Item(str(data["name"]), number(data.get("price", 0), "価格"))
-    return Item(str(data))
+        return Item(text_value(data.get("name", ""), "品名"), number(data.get("price", 0), "価格"))
+    return Item(text_value(data, "品名"))
 
 
-def _skill(data: Mapping[str, Any]) -> Skill:
+def _skill(data: Any) -> Skill:
+    if not isinstance(data, Mapping):
+        raise DystopiaError(f"スキルは表で書いてください（{_shown(data)}）")
     return Skill(
-        name=str(data["name"]),
-        kind=str(data.get("kind", "")),
-        timing=str(data.get("timing", "")),
-        target=str(data.get("target", "")),
-        range=str(data.get("range", "")),
-        price=str(data.get("price", "")),
+        name=text_value(data.get("name", ""), "スキル名"),
+        kind=text_value(data.get("kind", ""), "種別"),
+        timing=text_value(data.get("timing", ""), "タイミング"),
+        target=text_value(data.get("target", ""), "対象"),
+        range=text_value(data.get("range", ""), "射程"),
+        price=text_value(data.get("price", ""), "代償"),
         cost=number(data.get("cost", 0), "コスト"),
         sl=number(data.get("sl", 0), "SL"),
-        cls=str(data.get("class", data.get("cls", ""))),
+        cls=text_value(data.get("class", data.get("cls", "")), "クラス"),
         auto=bool(data.get("auto", False)),
     )
+
+
+def _table(data: Any, what: str) -> dict[str, int]:
+    if not isinstance(data, Mapping):
+        raise DystopiaError(f"{what}は表で書いてください（{_shown(data)}）")
+    return {nfkc(str(k)).strip(): number(v, f"{what}の{k}") for k, v in data.items()}
+
+
+def _list(data: Any, what: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise DystopiaError(f"{what}は一覧で書いてください（{_shown(data)}）")
+    return data
 
 
 def fill_defaults(sheet: Sheet) -> Sheet:
@@ -81,7 +150,8 @@ def fill_defaults(sheet: Sheet) -> Sheet:
 
 
 def scenario_sheet(data: Mapping[str, Any], *, npc: bool) -> Sheet:
-    """One `[[pcs]]` or `[[npcs]]` table of the scenario."""
+    """One `[[pcs]]` or `[[npcs]]` table of the scenario (locked: a player's re-post changes only the
+    fields the scenario's sheet_fields allow)."""
     if "name" not in data:
         raise DystopiaError("キャラクターに name がありません")
     unknown = sorted(set(data) - SCENARIO_KEYS)
@@ -89,16 +159,21 @@ def scenario_sheet(data: Mapping[str, Any], *, npc: bool) -> Sheet:
         raise DystopiaError(
             f"{data['name']}の項目 {'、'.join(unknown)} はありません（{'、'.join(sorted(SCENARIO_KEYS))}）"
         )
-    stats = {nfkc(k): number(v, k) for k, v in dict(data.get("stats", {})).items()}
     hp, mp = number(data.get("hp", 0), "HP"), number(data.get("mp", 0), "MP")
+    connections = []
+    for link in _list(data.get("connections", []), "connections"):
+        if not isinstance(link, Mapping):
+            raise DystopiaError(f"コネクションは表で書いてください（{_shown(link)}）")
+        to, emotion = text_value(link.get("to", ""), "相手"), text_value(link.get("emotion", ""), "感情")
+        connections.append(Connection(to, emotion, number(link.get("strength", 0), "強度")))
     sheet = Sheet(
-        name=nfkc(str(data["name"])).strip(),
-        owner=str(data.get("owner", "")).strip(),
+        name=text_value(data["name"], "name"),
+        owner=text_value(data.get("owner", ""), "owner"),
         npc=npc,
         cl=number(data.get("cl", 1), "CL"),
-        race=str(data.get("race", "")),
-        classes=[str(c) for c in data.get("classes", [])],
-        stats=stats,
+        race=text_value(data.get("race", ""), "race"),
+        classes=[text_value(c, "classes") for c in _list(data.get("classes", []), "classes")],
+        stats=_table(data.get("stats", {}), "stats"),
         hp=hp,
         hp_max=number(data.get("hp_max", hp), "HP最大"),
         durability=number(data.get("durability", 0), "耐久値"),
@@ -107,23 +182,22 @@ def scenario_sheet(data: Mapping[str, Any], *, npc: bool) -> Sheet:
         c=number(data.get("c", START_C), "C値"),
         f=number(data.get("f", START_F), "F値"),
         overrides={
-            nfkc(k): {nfkc(a).upper(): int(b) for a, b in dict(v).items()}
+            nfkc(str(k)): {nfkc(str(a)).upper(): number(b, str(a)) for a, b in _table(v, str(k)).items()}
             for k, v in dict(data.get("overrides", {})).items()
         },
-        skills=[_skill(s) for s in data.get("skills", [])],
-        weapons=[_item(i) for i in data.get("weapons", [])],
-        armor=[_item(i) for i in data.get("armor", [])],
-        accessories=[_item(i) for i in data.get("accessories", [])],
-        items=[_item(i) for i in data.get("items", [])],
+        skills=[_skill(s) for s in _list(data.get("skills", []), "skills")],
+        weapons=[_item(i) for i in _list(data.get("weapons", []), "weapons")],
+        armor=[_item(i) for i in _list(data.get("armor", []), "armor")],
+        accessories=[_item(i) for i in _list(data.get("accessories", []), "accessories")],
+        items=[_item(i) for i in _list(data.get("items", []), "items")],
         money=number(data.get("money", 0), "所持金"),
-        connections=[
-            Connection(nfkc(str(c["to"])), str(c.get("emotion", "")), number(c.get("strength", 0), "強度"))
-            for c in data.get("connections", [])
-        ],
-        bonus={nfkc(k): number(v, k) for k, v in dict(data.get("bonus", {})).items()},
-        race_stats={nfkc(k): number(v, k) for k, v in dict(data.get("race_stats", {})).items()},
+        connections=connections,
+        bonus=_table(data.get("bonus", {}), "bonus"),
+        race_stats=_table(data.get("race_stats", {}), "race_stats"),
+        other=_table(data.get("other", {}), "other"),
         slots=number(data.get("slots", 0), "スキル取得枠"),
-        row=str(data.get("row", "")),
+        row=text_value(data.get("row", ""), "row"),
+        locked=True,
     )
     return fill_defaults(sheet)
 
@@ -144,7 +218,7 @@ def _pairs(body: str) -> list[tuple[str, str]]:
             continue
         key, sep, value = text.partition(":")
         if not sep:
-            raise DystopiaError(f"キャラシートの行は「項目: 値」で書いてください（{text}）")
+            raise DystopiaError(f"キャラシートの行は「項目: 値」で書いてください（{_shown(text)}）")
         pairs.append((key.strip(), value.strip()))
     return pairs
 
@@ -166,61 +240,177 @@ def _sheet_items(value: str) -> list[Item]:
         if part == "なし":
             continue
         name, _, price = part.rpartition(" ")
-        items.append(Item(name, number(price, "価格")) if name and price.isdigit() else Item(part))
+        items.append(Item(name, number(price, "価格")) if name and _INTEGER.fullmatch(price) else Item(part))
     return items
 
 
 def _sheet_connection(value: str) -> Connection:
     parts = [p.strip() for p in value.split("/")]
     if len(parts) != 3:
-        raise DystopiaError(f"コネクションは「相手/感情/強度」で書いてください（{value}）")
+        raise DystopiaError(f"コネクションは「相手/感情/強度」で書いてください（{_shown(value)}）")
     return Connection(parts[0], parts[1], number(parts[2], "感情の強度"))
 
 
-def _sheet_override(sheet: Sheet, value: str) -> None:
+def _sheet_override(overrides: dict[str, dict[str, int]], value: str) -> None:
     """`判定別: 回避/F/3` (C, F, C固定, F固定): a per-check C値/F値."""
     parts = [p.strip() for p in value.split("/")]
     if len(parts) != 3 or parts[1].upper() not in ("C", "F", "C固定", "F固定"):
-        raise DystopiaError(f"判定別は「判定名/C か F（C固定・F固定）/値」で書いてください（{value}）")
-    sheet.overrides.setdefault(parts[0], {})[parts[1].upper()] = number(parts[2], parts[1])
+        raise DystopiaError(
+            f"判定別は「判定名/C か F（C固定・F固定）/値」で書いてください（{_shown(value)}）"
+        )
+    overrides.setdefault(parts[0], {})[parts[1].upper()] = number(parts[2], parts[1])
 
 
-_LIST_KEYS = {
-    "スキル": lambda sheet, value: sheet.skills.append(_sheet_skill(value, auto=False)),
-    "自動スキル": lambda sheet, value: sheet.skills.append(_sheet_skill(value, auto=True)),
-    "アイテム": lambda sheet, value: sheet.items.extend(_sheet_items(value)),
-    "コネクション": lambda sheet, value: sheet.connections.append(_sheet_connection(value)),
-    "判定別": _sheet_override,
-}
+def stat_table(value: str, what: str) -> dict[str, int]:
+    """`肉体+1 知識+1` / `肉体5、集中4` / `肉体=2`: a table of stats (ボーナス, 種族能力値, その他補正)."""
+    found = {stat: number(amount, f"{what}の{stat}") for stat, amount in _STAT_VALUE.findall(value)}
+    rest = _STAT_VALUE.sub("", value).replace("、", "").replace(",", "").replace("・", "").strip()
+    if rest and rest != "なし":
+        raise DystopiaError(f"{what}は「肉体+1 知識+1」のように書いてください（{_shown(value)}）")
+    return found
 
 
-def _apply_pair(sheet: Sheet, key: str, value: str) -> None:
-    if key in _TEXT_FIELDS:
-        setattr(sheet, _TEXT_FIELDS[key], value)
-    elif key.upper() in _INT_FIELDS:
-        setattr(sheet, _INT_FIELDS[key.upper()], number(value, key))
+def _pool(patch: Patch, label: str, value: str) -> None:
+    """`HP: 30` (now and most) or `HP: 20/30`."""
+    now, most = POOL_LABELS[label]
+    first, sep, second = value.partition("/")
+    patch[now] = number(first, label)
+    patch[most] = number(second, f"{label}最大") if sep else patch[now]
+
+
+def _yes(value: str, what: str) -> bool:
+    if value in ("はい", "yes", "true", "1", "あり"):
+        return True
+    if value in ("いいえ", "no", "false", "0", "なし"):
+        return False
+    raise DystopiaError(f"{what}は「はい」か「いいえ」で書いてください（{_shown(value)}）")
+
+
+def _apply_pair(patch: Patch, key: str, value: str) -> None:
+    if key in TEXT_LABELS:
+        patch[TEXT_LABELS[key]] = value
+    elif key.upper() in POOL_LABELS:
+        _pool(patch, key.upper(), value)
+    elif key.upper() in INT_LABELS or key in INT_LABELS:
+        label = key.upper() if key.upper() in INT_LABELS else key
+        patch[INT_LABELS[label]] = number(value.removesuffix("ND") if label == "所持金" else value, key)
     elif key in BASE_STATS or key in EXTRA_STATS:
-        sheet.stats[key] = number(value, key)
+        patch.setdefault("stats", {})[key] = number(value, key)
+    elif key in STAT_TABLES:
+        patch[STAT_TABLES[key]] = stat_table(value, key)
     elif key == "クラス":
-        sheet.classes = [c.strip() for c in value.replace("、", "/").split("/") if c.strip()]
-    elif key in _LIST_KEYS:
-        _LIST_KEYS[key](sheet, value)
-    elif key in _ITEM_FIELDS:
-        getattr(sheet, _ITEM_FIELDS[key]).extend(_sheet_items(value))
-    elif key == "所持金":
-        sheet.money = number(value.removesuffix("ND"), key)
-    elif key == "スキル取得枠":
-        sheet.slots = number(value, key)
+        patch["classes"] = [c.strip() for c in value.replace("、", "/").split("/") if c.strip()]
+    elif key in ("スキル", "自動スキル"):
+        field = "skills" if key == "スキル" else "auto_skills"
+        patch.setdefault(field, []).append(_sheet_skill(value, auto=key == "自動スキル"))
+    elif key in ITEM_LABELS:
+        patch.setdefault(ITEM_LABELS[key], []).extend(_sheet_items(value))
+    elif key == "コネクション":
+        patch.setdefault("connections", []).append(_sheet_connection(value))
+    elif key == "判定別":
+        _sheet_override(patch.setdefault("overrides", {}), value)
+    elif key == "NPC":
+        patch["npc"] = _yes(value, key)
     else:
-        raise DystopiaError(f"キャラシートの項目「{key}」は使えません")
+        raise DystopiaError(
+            f"キャラシートの項目「{_shown(key)}」は使えません（ヘルプ全文の「キャラシート」）"
+        )
 
 
-def posted_sheet(body: str, owner: str) -> Sheet:
-    """The sheet a `【キャラシート】` post describes, owned by its author's trip."""
-    sheet = Sheet(name="", owner=owner)
+def posted_patch(body: str) -> Patch:
+    """The fields a `【キャラシート】` post names (a `名前` among them)."""
+    patch: Patch = {}
     for key, value in _pairs(body):
-        _apply_pair(sheet, key, value)
-    if not sheet.name:
+        _apply_pair(patch, key, value)
+    if not patch.get("name"):
         raise DystopiaError("キャラシートに「名前: …」がありません")
-    sheet.hp_max, sheet.mp_max = sheet.hp, sheet.mp
-    return fill_defaults(sheet)
+    return patch
+
+
+def apply_patch(sheet: Sheet, patch: Patch) -> Sheet:
+    """The sheet with the patch's fields laid over it: named stats replace those stats, named lists
+    replace those lists (スキル and 自動スキル apart), everything not named is kept."""
+    new = Sheet.from_dict(sheet.to_dict())
+    for attribute, value in patch.items():
+        if attribute == "stats":
+            new.stats = {**new.stats, **value}
+        elif attribute == "skills":
+            new.skills = [*(s for s in new.skills if s.auto), *value]
+        elif attribute == "auto_skills":
+            new.skills = [*value, *(s for s in new.skills if not s.auto)]
+        else:
+            setattr(new, attribute, value)
+    return fill_defaults(new)
+
+
+def changed_labels(old: Sheet, new: Sheet) -> list[str]:
+    """The labels of what differs between two versions of a sheet, once each."""
+    before, after = old.to_dict(), new.to_dict()
+    labels: list[str] = []
+    for attribute in after:
+        if attribute == "stats":
+            names = [k for k in after["stats"] if before["stats"].get(k) != after["stats"][k]]
+        elif attribute == "skills":
+            names = [
+                LABELS[kind]
+                for kind, auto in (("skills", False), ("auto_skills", True))
+                if [s for s in before["skills"] if s["auto"] == auto]
+                != [s for s in after["skills"] if s["auto"] == auto]
+            ]
+        elif attribute in LABELS and before[attribute] != after[attribute]:
+            names = [LABELS[attribute]]
+        else:
+            names = []
+        labels += [n for n in names if n not in labels]
+    return labels
+
+
+def attribute_label(attribute: str, stat: str | None = None) -> str:
+    return stat if attribute == "stats" and stat else LABELS.get(attribute, attribute)
+
+
+# -- writing a sheet as posts (threadgm import-character) -------------------------------------------
+
+
+def sheet_lines(sheet: Sheet, *, owner: str = "") -> list[str]:
+    """The `項目: 値` lines of a sheet (without the heading), the values a fresh sheet has left out."""
+    lines = [f"名前: {sheet.name}"]
+    if owner:
+        lines.append(f"PL: {owner}")
+    lines.append(f"CL: {sheet.cl}")
+    if sheet.race:
+        lines.append(f"種族: {sheet.race}")
+    if sheet.classes:
+        lines.append(f"クラス: {'/'.join(sheet.classes)}")
+    lines += [f"{stat}: {value}" for stat, value in sheet.stats.items()]
+    for label, (now, most) in POOL_LABELS.items():
+        value, top = getattr(sheet, now), getattr(sheet, most)
+        if value or top:
+            lines.append(f"{label}: {value}/{top}" if top != value else f"{label}: {value}")
+    for attribute, label in (("durability", "耐久値"), ("c", "C値"), ("f", "F値"), ("money", "所持金")):
+        if getattr(sheet, attribute) != getattr(Sheet(name=""), attribute):
+            lines.append(f"{label}: {getattr(sheet, attribute)}")
+    for label, attribute in STAT_TABLES.items():
+        table = getattr(sheet, attribute)
+        if table:
+            signed = label != "種族能力値"
+            lines.append(
+                f"{label}: " + " ".join(f"{k}{v:+d}" if signed else f"{k}{v}" for k, v in table.items())
+            )
+    return lines
+
+
+def sheet_posts(lines: list[str], *, max_lines: int, max_columns: int, max_chars: int) -> list[str]:
+    """The lines as 【キャラシート】 posts within a board's limits: each post has the heading and the
+    名前 line (a later post updates the sheet the first one registered); a line too long is cut."""
+    name, rest = lines[0], lines[1:]
+    head = [SHEET_HEADING, name]
+    posts: list[list[str]] = [list(head)]
+    for text in rest:
+        text = text[:max_columns]
+        current = posts[-1]
+        if len(current) + 1 > max_lines or len("\n".join([*current, text])) > max_chars:
+            current = list(head)
+            posts.append(current)
+        current.append(text)
+    return ["\n".join(post) for post in posts]

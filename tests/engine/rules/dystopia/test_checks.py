@@ -133,14 +133,17 @@ def test_an_anchor_before_a_command_is_skipped_and_a_quote_is_not_a_command() ->
     assert RULESET.parse_post("> 肉体判定\n＞ 対決 ユイ 反射") is None
 
 
-def test_without_gm_trips_anyone_runs_gm_commands_but_owned_pcs_stay_their_owners() -> None:
+def test_without_gm_trips_nobody_runs_gm_commands_and_npcs_are_nobodys() -> None:
     state = start(gm=[])
     _, answer = play(state, "ユイ: 肉体判定", AKIRA)
     assert "ユイはあなたのキャラクターではありません" in answer.plain
-    _, answer = play(state, "クロウ: 肉体判定", AKIRA, d6(1, 2, 3))
-    assert "クロウの肉体判定" in answer.plain
+    _, answer = play(state, "クロウ: 肉体判定", AKIRA)
+    assert "クロウはNPCです（NPCはGMだけが動かします）" in answer.plain
+    for command in ("ダメージ アキラ 30", "シーン エンディング", "戦闘開始", "効果 アキラ 毒"):
+        _, answer = play(state, command, "通りすがり")
+        assert "受け付けられません" in answer.plain, command
     named = start()
     _, answer = play(named, "クロウ: 肉体判定", AKIRA)
-    assert "クロウはあなたのキャラクターではありません" in answer.plain
+    assert "クロウはNPCです" in answer.plain
     _, answer = play(named, "ユイ: 肉体判定", "GM◆GMTRIP", d6(1, 2, 3))
     assert "ユイの肉体判定" in answer.plain

@@ -64,7 +64,7 @@ def test_the_number_of_rolls_is_the_gms_six_by_default() -> None:
 
 def test_a_scene_move_closes_the_rolls() -> None:
     state, answer = play(opened(), "シーン クライマックス", GM)
-    assert state.scene == "クライマックス" and state.scene_number == 2 and not state.emotion_open
+    assert state.scene == "クライマックス" and state.scene_number == 1 and not state.emotion_open
     _, answer = play(state, "シーン 休憩", GM)
     assert "シーンはオープニング・ドラマ・クライマックス・エンディングのどれか" in answer.plain
     state, _ = play(state, "シーン ED", GM)

@@ -17,8 +17,16 @@ def test_registered_and_the_template_loads_and_plays() -> None:
     assert text is not None
     state = RULESET.initial_state(RULESET.read_scenario(text))
     assert set(state.sheets) == {"アキラ", "ユイ", "クロウ"} and set(state.handouts) == {"アキラ", "ユイ"}
-    faces = [(256, 7)] * 64 + d6(3, 4, 4)
+    faces = [(256, 7)] * 64
+    # The template as written refuses strangers: its PCs have no owner until a player's sheet claims one.
     state, answer = play(state, "アキラ: 〈反射〉+2 目標12", "誰か", faces)
+    assert "アキラにはまだ持ち主がいません" in answer.plain
+    state, answer = play(state, "【キャラシート】\n名前: アキラ\nHP: 99", AKIRA)
+    assert "キャラシートを更新しました：アキラ（◆AKIRA）" in answer.plain
+    assert "変更しなかった項目：HP" in answer.plain and state.sheets["アキラ"].hp == 30
+    _, answer = play(state, "アキラ: 肉体判定", "誰か")
+    assert "アキラはあなたのキャラクターではありません" in answer.plain
+    state, answer = play(state, "〈反射〉+2 目標12", AKIRA, d6(3, 4, 4))
     assert "(3D6+9>=12) ＞ 11[3,4,4]+9 ＞ 20 ＞ 成功" in answer.plain
     assert state.sheets["アキラ"].overrides == {"回避": {"F": 4}}
 

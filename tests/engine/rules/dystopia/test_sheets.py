@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.rules.dystopia.creation import breaches, sl_total
 from engine.rules.dystopia.model import Connection, Item, Sheet, Skill
-from engine.rules.dystopia.sheets import posted_sheet, scenario_sheet
+from engine.rules.dystopia.sheets import apply_patch, posted_patch, scenario_sheet
 from tests.engine.rules.dystopia.helpers import AKIRA, KEN, YUI, play, start
 
 SHEET = """ケンです、よろしく
@@ -32,6 +32,11 @@ F値: 5
 コネクション: アキラ/友情/3
 判定別: 回避/F/3
 判定別: 回避/C固定/16"""
+
+
+def posted_sheet(body: str, owner: str) -> Sheet:
+    patch = posted_patch(body)
+    return apply_patch(Sheet(name=patch["name"], owner=owner), patch)
 
 
 def good_sheet() -> Sheet:
@@ -76,7 +81,7 @@ def test_a_sheet_with_several_breaches_lists_each() -> None:
         "種族は必ず1つです",
         "クラスは必ず2つです（3つ",
         "ボーナスポイントはCL点＝2点です（1点）",
-        "肉体は[種族の基本能力値]+CL-1+[ボーナスポイント]＝7以上です（5）",
+        "肉体は[種族の基本能力値]+CL-1+[ボーナスポイント]+その他補正＝5+2-1+1+0＝7です（5）",
         "《a》のSLは0以上です",
         "《b》は種別：秘",
         "SL合計は[CL×5]+15＝25点です（4点）",
@@ -209,9 +214,8 @@ def test_without_gm_trips_no_one_overwrites_another_trips_sheet() -> None:
     assert "ケンは別のトリップのキャラクターです" in answer.plain
 
 
-def test_threadgm_import_character_writes_the_scenario_table(tmp_path) -> None:
+def test_threadgm_import_character_writes_a_sheet_post_the_thread_reads(tmp_path) -> None:
     import json
-    import tomllib
 
     from click.testing import CliRunner
 
@@ -219,11 +223,13 @@ def test_threadgm_import_character_writes_the_scenario_table(tmp_path) -> None:
 
     exported = tmp_path / "mio.json"
     exported.write_text(json.dumps(CCFOLIA, ensure_ascii=False), encoding="utf-8")
-    result = CliRunner().invoke(main, ["import-character", "dystopia", str(exported), "--owner", "◆MIO"])
+    result = CliRunner().invoke(main, ["import-character", "dystopia", str(exported)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("[[pcs]]\n") and "# 読まなかった項目: 魅力" in result.output
-    (table,) = tomllib.loads(result.output)["pcs"]
-    mio = scenario_sheet(table, npc=False)
+    post, note = result.output.split("\n\n")
+    assert post.startswith("【キャラシート】\n名前: ミオ\n") and "読まなかった項目：魅力" in note
+    assert len(post.split("\n")) <= 24 and max(len(x) for x in post.split("\n")) <= 256
+    state, _ = play(start(), post, "ミオの中の人◆MIO")
+    mio = state.sheets["ミオ"]
     assert (mio.name, mio.owner, mio.hp, mio.hp_max, mio.mp, mio.durability, mio.c) == (
         "ミオ",
         "◆MIO",
@@ -234,11 +240,66 @@ def test_threadgm_import_character_writes_the_scenario_table(tmp_path) -> None:
         17,
     )
     assert mio.stats["反射"] == 9
-    npc = CliRunner().invoke(main, ["import-character", "dystopia", str(exported)])
-    assert npc.output.startswith("[[npcs]]\n") and "owner" not in npc.output
     other = tmp_path / "note.txt"
     other.write_text("ただのメモ", encoding="utf-8")
     refused = CliRunner().invoke(main, ["import-character", "dystopia", str(other)])
     assert refused.exit_code == 1 and "ココフォリアのキャラクターJSON" in refused.output
     naval = CliRunner().invoke(main, ["import-character", "naval", str(exported)])
     assert naval.exit_code == 1 and "キャラクターの取り込みがありません" in naval.output
+
+
+def test_the_stat_formula_is_computed_exactly_with_its_other_modifier() -> None:
+    """「基本能力値：[種族の基本能力値]+CL-1+[ボーナスポイント]+その他補正」: a 知識 of 5 where the formula
+    gives 4 passed when the check was "at least"."""
+    from engine.rules.dystopia.model import Options
+
+    sheet = good_sheet()
+    sheet.cl, sheet.race_stats, sheet.bonus = 1, {"知識": 4}, {"肉体": 1}
+    sheet.stats = {"知識": 5}
+    assert any("知識は" in b and "＝4+1-1+0+0＝4です（5）" in b for b in breaches(sheet, Options()))
+    sheet.other = {"知識": 1}
+    assert not any("知識" in b for b in breaches(sheet, Options()))
+    state, answer = play(
+        start(), "【キャラシート】\n名前: ジン\n種族能力値: 知識4\nその他補正: 知識+1\n知識: 5", "ジ◆JIN"
+    )
+    assert state.sheets["ジン"].other == {"知識": 1} and "知識は" not in answer.plain
+
+
+def test_bonus_points_left_over_are_a_breach_or_with_the_option_a_warning() -> None:
+    """「ボーナスポイントは、CL点(つまりCLが1上がる度に1点)任意の基本能力値に割り振れる」 — two of three
+    allocated: a breach by default (the bot's reading), only a warning with bonus_partial_warning."""
+    from engine.rules.dystopia.creation import unchecked
+    from engine.rules.dystopia.model import Options
+
+    sheet = good_sheet()
+    sheet.cl, sheet.bonus = 3, {"肉体": 1, "知識": 1}
+    assert "ボーナスポイントはCL点＝3点です（2点）" in breaches(sheet, Options())
+    lenient = Options(bonus_partial_warning=True)
+    assert not any("ボーナス" in b for b in breaches(sheet, lenient))
+    assert any(
+        "ボーナスポイントはCL点＝3点です（2点）。振り残しは注意だけ" in n for n in unchecked(sheet, lenient)
+    )
+    sheet.bonus = {"肉体": 4}
+    assert any("ボーナス" in b for b in breaches(sheet, lenient))  # more than CL is always a breach
+
+
+def test_the_purchase_budgets_are_for_a_first_character_only() -> None:
+    """「初期作での武器、防具、アクセサリーの購入は130NDとなる」「初期作でのアイテムの購入は40NDから」: a
+    continuing character (start_cl 4) was still held to them."""
+    from engine.rules.dystopia.creation import unchecked
+    from engine.rules.dystopia.model import Options
+
+    sheet = good_sheet()
+    sheet.cl, sheet.weapons, sheet.items = 4, [Item("大剣", 300)], [Item("薬", 90)]
+    assert any("130NDまで" in b for b in breaches(sheet, Options(start_cl=1)))
+    continuing = Options(start_cl=4)
+    assert not any("ND" in b for b in breaches(sheet, continuing))
+    assert any("継続のキャラクター（初期CL4）" in n for n in unchecked(sheet, continuing))
+
+
+def test_a_sheet_without_race_or_classes_says_so_in_words() -> None:
+    """The check read 「クラスは必ず2つです（0つ：なし）」 and 「種族は必ず1つです（「」）」."""
+    found = breaches(Sheet("空"))
+    assert "種族は必ず1つです（種族が書かれていません）" in found
+    assert "クラスは必ず2つです（クラスが書かれていません）" in found
+    assert not any("0つ" in b or "「」" in b for b in found)
