@@ -57,6 +57,7 @@ class Order:
     command: Any
     canonical: str
     written_at: datetime | None = None
+    gm: bool = False  # the author's trip is one of the configuration's gm_trips (offline tools: the GM's)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ class Context:
     source: RandomSource
     index: int = 0  # the command's line in the post: its dice streams are its own
     blocks: list[Block] = field(default_factory=list)
+    gm: bool = False  # the author is a GM: a trip of the configuration's gm_trips (offline: the GM)
 
     @property
     def trip(self) -> str:
@@ -33,8 +34,8 @@ class Context:
 
     @property
     def is_gm(self) -> bool:
-        """A GM the scenario names (with no GM named, nobody gives GM commands)."""
-        return bool(self.trip) and self.trip in [plain_trip(t) for t in self.state.options.gm]
+        """A GM of the configuration's gm_trips, the one place a GM is named (none named: nobody)."""
+        return self.gm
 
     def dice(self, purpose: str) -> Dice:
         return self.source.stream(f"{self.index}/{purpose}")

@@ -202,7 +202,6 @@ SHEET_FIELDS = (
 @dataclass
 class Options:
     title: str = "DysTopiA"
-    gm: list[str] = field(default_factory=list)  # GM trips (◆…) for the game's own GM commands
     dice: int = 3  # 判定のダイス：3D6
     short_session: bool = False  # 感情ロールを1D10で
     emotion_rolls: int = 6  # 感情ロールの回数（各PC）

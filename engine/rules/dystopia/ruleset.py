@@ -7,6 +7,7 @@ commitments (offline, `adjudicate` has no opening: the first answered post commi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.report import Block, Report, heading, line, report, table
@@ -46,6 +47,10 @@ from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, Rulese
 def _options(scenario: Mapping[str, Any]) -> Options:
     """The scenario's options, each of its default's type (a list of texts for the lists)."""
     defaults = Options()
+    if "gm" in scenario:
+        raise DystopiaError(
+            "シナリオの gm はなくなりました。GMのトリップは設定ファイルのゲームの gm_trips にだけ書きます"
+        )
     known = set(Options.__dataclass_fields__)
     unknown = sorted(set(scenario) - known - {"pcs", "npcs"})
     if unknown:
@@ -103,7 +108,7 @@ def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
 
 def _gm(ctx: Context, command: Words) -> None:
     if not ctx.is_gm:
-        raise DystopiaError(f"{command.word}はGM（シナリオの gm のトリップ）だけが使えます")
+        raise DystopiaError(f"{command.word}はGMだけが使えます")
     args, word = command.args, command.word
     gm_handlers: dict[str, Callable[[], None]] = {
         "シーン": lambda: scenes.move_scene(ctx, args[0] if args else ""),
@@ -245,6 +250,10 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             return Rejection(found[0][0], "／".join(str(command) for _, command in found))
         return OrderText(tuple(found), " / ".join(raw for raw, _ in found))
 
+    def read_orders(self, state: State, text: str) -> list[Order]:
+        """An ORDERS.txt for `adjudicate`: whoever runs the tool offline is the GM."""
+        return [replace(order, gm=True) for order in super().read_orders(state, text)]
+
     def parse_line(self, line_text: str) -> OrderText | Rejection | None:
         """One command line (adjudicate and case files)."""
         try:
@@ -267,7 +276,7 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             items = order.command
         for index, (raw, command) in enumerate(items):
             trial = work.copy()
-            ctx = Context(trial, order.author, source, index=index)
+            ctx = Context(trial, order.author, source, index=index, gm=order.gm)
             echo = [line(f"「{raw}」")] if len(items) > 1 else []
             try:
                 if isinstance(command, str):
@@ -346,7 +355,6 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             f"判定 {options.dice}D6+能力値+修正（C値18・F値5から）",
             f"感情ロール 1D{die}・各PC{options.emotion_rolls}回",
             "とどめを刺す あり" if options.todome else "とどめを刺す 禁止",
-            "GM " + ("、".join(options.gm) if options.gm else "指定なし（誰でもGMコマンド可）"),
         ]
 
 

@@ -12,6 +12,7 @@ from engine.rules.dystopia.model import State
 from engine.ruleset import Order, OrderText
 
 GM = "GM◆GMTRIP"
+GM_TRIPS = ("GMTRIP",)  # the configuration's gm_trips of these tests
 AKIRA = "アキラの中の人◆AKIRA"
 YUI = "ユイの中の人◆YUI"
 KEN = "ケンの中の人◆KEN"
@@ -34,7 +35,6 @@ def pc(name: str, owner: str, **extra: Any) -> dict[str, Any]:
 
 def scenario(**options: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "gm": ["◆GMTRIP"],
         "pcs": [
             pc(
                 "アキラ",
@@ -73,13 +73,19 @@ def start(**options: Any) -> State:
 
 
 def play(
-    state: State, body: str, author: str = GM, rands: list[tuple[int, int]] | None = None
+    state: State,
+    body: str,
+    author: str = GM,
+    rands: list[tuple[int, int]] | None = None,
+    gm_trips: tuple[str, ...] = GM_TRIPS,
 ) -> tuple[State, Report]:
-    """Answer one post with recorded faces (every die the post rolls, in order; all must be used)."""
+    """Answer one post with recorded faces (every die the post rolls, in order; all must be used), the
+    author a GM when their trip is one of `gm_trips` (as the referee marks it)."""
     parsed = RULESET.parse_post(body)
     assert isinstance(parsed, OrderText), parsed
     dice = RecordedDice(rands or [])
-    order = Order(1, 0, author, author, parsed.command, parsed.canonical)
+    gm = author.partition("◆")[2] in gm_trips
+    order = Order(1, 0, author, author, parsed.command, parsed.canonical, gm=gm)
     new, answer = RULESET.apply(state, order, RecordedSource(default=dice))
     assert dice.remaining == 0, f"{dice.remaining} recorded dice unused"
     return new, answer

@@ -37,7 +37,6 @@ def trip(key: str) -> str:
 
 def scenario_text() -> str:
     return f"""title = "テスト卓"
-gm = ["◆{trip(GM)}"]
 
 [[pcs]]
 name = "アキラ"

@@ -7,7 +7,7 @@ import pytest
 from engine.rules.dystopia.checks import CHANGES, FIXED, SETS, Check, threshold, thresholds
 from engine.rules.dystopia.grammar import Opposed, parse_command
 from engine.rules.dystopia.model import DystopiaError, Sheet
-from tests.engine.rules.dystopia.helpers import AKIRA, YUI, d6, play, start
+from tests.engine.rules.dystopia.helpers import AKIRA, GM, YUI, d6, play, start
 
 
 @pytest.mark.parametrize(
@@ -134,13 +134,15 @@ def test_an_anchor_before_a_command_is_skipped_and_a_quote_is_not_a_command() ->
 
 
 def test_without_gm_trips_nobody_runs_gm_commands_and_npcs_are_nobodys() -> None:
-    state = start(gm=[])
-    _, answer = play(state, "ユイ: 肉体判定", AKIRA)
+    state = start()
+    _, answer = play(state, "ユイ: 肉体判定", AKIRA, gm_trips=())
     assert "ユイはあなたのキャラクターではありません" in answer.plain
-    _, answer = play(state, "クロウ: 肉体判定", AKIRA)
+    _, answer = play(state, "クロウ: 肉体判定", AKIRA, gm_trips=())
     assert "クロウはNPCです（NPCはGMだけが動かします）" in answer.plain
     for command in ("ダメージ アキラ 30", "シーン エンディング", "戦闘開始", "効果 アキラ 毒"):
-        _, answer = play(state, command, "通りすがり")
+        _, answer = play(state, command, "通りすがり", gm_trips=())
+        assert "受け付けられません" in answer.plain, command
+        _, answer = play(state, command, GM, gm_trips=())
         assert "受け付けられません" in answer.plain, command
     named = start()
     _, answer = play(named, "クロウ: 肉体判定", AKIRA)

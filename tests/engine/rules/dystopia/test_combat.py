@@ -90,6 +90,6 @@ def test_combat_commands_need_combat_and_the_gm() -> None:
     _, answer = play(start(), "サブ移動", AKIRA)
     assert "戦闘中ではありません" in answer.plain
     _, answer = play(start(), "戦闘開始", AKIRA)
-    assert "GM（シナリオの gm のトリップ）だけ" in answer.plain
+    assert "GMだけが使えます" in answer.plain
     state, answer = play(fighting(アキラ=3), "戦闘終了", GM)
     assert state.combat is None and "戦闘終了" in answer.plain

@@ -55,7 +55,7 @@ def test_rule_6_result_phase_stands_up_at_hp_1() -> None:
     assert not state.sheets["アキラ"].down and state.sheets["アキラ"].hp == 1
     assert "（アキラ）" in answer.plain
     _, answer = play(downed(), "リザルトフェイズ", AKIRA)
-    assert "GM（シナリオの gm のトリップ）だけ" in answer.plain
+    assert "GMだけが使えます" in answer.plain
 
 
 def test_rule_7_no_effects_but_revival() -> None:
@@ -107,7 +107,7 @@ def test_gm_effects_and_the_in_combat_ones_surviving_a_fall() -> None:
     state, answer = play(state, "効果 アキラ 戦闘中：攻撃+2", GM)
     assert "アキラの効果：毒、戦闘中:攻撃+2" in answer.plain
     _, answer = play(state, "効果 アキラ 毒", AKIRA)
-    assert "GM（シナリオの gm のトリップ）だけ" in answer.plain
+    assert "GMだけが使えます" in answer.plain
     fallen, _ = play(state, "ダメージ アキラ 99", GM)
     assert fallen.sheets["アキラ"].effects == ["戦闘中:攻撃+2"]
     state, answer = play(state, "効果解除 アキラ 毒", GM)

@@ -15,7 +15,7 @@ def test_only_when_the_gm_allows() -> None:
     _, answer = play(start(), "感情ロール ユイ", AKIRA)
     assert "GMが許可したとき" in answer.plain
     _, answer = play(start(), "感情ロール許可", AKIRA)
-    assert "GM（シナリオの gm のトリップ）だけ" in answer.plain
+    assert "GMだけが使えます" in answer.plain
 
 
 def test_roll_then_raise_by_zero_to_the_roll() -> None:

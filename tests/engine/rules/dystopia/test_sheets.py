@@ -210,7 +210,7 @@ def test_json_that_is_not_a_ccfolia_character_is_chat() -> None:
 
 
 def test_without_gm_trips_no_one_overwrites_another_trips_sheet() -> None:
-    _, answer = play(start(gm=[]), SHEET, YUI)
+    _, answer = play(start(), SHEET, YUI, gm_trips=())
     assert "ケンは別のトリップのキャラクターです" in answer.plain
 
 
