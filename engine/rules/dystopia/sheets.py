@@ -3,8 +3,9 @@
 it names — which `apply_patch` lays over the sheet the character has (a post names what it changes and
 keeps the rest); `sheet_posts` writes a sheet back as post-ready 【キャラシート】 blocks.
 
-Every number goes through `number`: NFKC (full and half width alike), then an optional sign and ASCII
-digits only, at most `MAX_DIGITS` of them; anything else is refused with the field's name.
+Every number goes through `number`, the project's one number reader (parser/numbers.py): NFKC (full and
+half width alike), then an optional sign and ASCII digits only, at most `MAX_DIGITS` of them; anything
+else is refused with the field's name.
 The weapon and armour slots left empty are filled with 素手 and 一般服 (the seed's rule).
 """
 
@@ -27,6 +28,7 @@ from engine.rules.dystopia.model import (
     Sheet,
     Skill,
 )
+from parser.numbers import NotANumber, read_number
 
 SHEET_HEADING = "【キャラシート】"
 EXTRA_STATS = ("近接", "射撃", "魔術", "行動値", "敏捷")
@@ -87,14 +89,14 @@ def _shown(text: Any) -> str:
 
 
 def number(text: Any, what: str) -> int:
-    """An integer written in full or half width with an optional sign: ASCII digits after NFKC only,
-    at most MAX_DIGITS of them (DystopiaError otherwise, naming the field)."""
+    """An integer written in full or half width with an optional sign, read by the one number reader
+    (ASCII digits after NFKC, at most MAX_DIGITS): DystopiaError naming the field otherwise."""
     if isinstance(text, bool) or not isinstance(text, int | str):
         raise DystopiaError(f"{what}は整数で書いてください（{_shown(text)}）")
-    value = nfkc(str(text)).strip().replace("−", "-")
-    if not _INTEGER.fullmatch(value):
-        raise DystopiaError(f"{what}は{MAX_DIGITS}桁までの整数で書いてください（{_shown(text)}）")
-    return int(value)
+    found = read_number(str(text).replace("−", "-"), what=what, digits=MAX_DIGITS, signed=True)
+    if isinstance(found, NotANumber):
+        raise DystopiaError(found.reason)
+    return found
 
 
 def text_value(value: Any, what: str) -> str:
