@@ -52,7 +52,7 @@ def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
         reports.insert(0, disclosure_report(disclosure, keys_of, commitments))
     if batch.readings:
         reports += take_orders(game, batch.readings, base)
-    follow: str | None = None
+    follow: str | None = batch.follow
     for post, gm_lines in batch.commands:
         with isolated(game, f"GM commands of post {post.number}") as step:
             echo, moved = carry_out(game, post, gm_lines)
@@ -76,6 +76,7 @@ class _Batch:
     answering: set[str] = field(default_factory=set)  # the days whose dice are answered
     readings: list[tuple[PostView, periods.PostReading, int]] = field(default_factory=list)
     commands: list[tuple[PostView, list]] = field(default_factory=list)
+    follow: str | None = None  # the thread a GM line carried out while reading moved the game to
 
     def add(self, other: _Batch | Report) -> None:
         """What one post held (or, when reading it failed, the answer that says so)."""
@@ -86,6 +87,7 @@ class _Batch:
         self.answering |= other.answering
         self.readings += other.readings
         self.commands += other.commands
+        self.follow = other.follow or self.follow
 
 
 def _read(game: Game, post: PostView, batch: _Batch) -> None:
@@ -93,6 +95,14 @@ def _read(game: Game, post: PostView, batch: _Batch) -> None:
     if help_answer is not None:
         batch.reports.append(help_answer)
     gm_lines = find_gm_commands(post.body)
+    first = _first_step_line(game, post, gm_lines)
+    if first is not None:  # a GM's step post: the GM lines written before the step run first, in order
+        before = [g for g in gm_lines if g.line < first]
+        gm_lines = [g for g in gm_lines if g.line >= first]
+        if before:
+            echo, batch.follow = carry_out(game, post, before)
+            if echo is not None:
+                batch.reports.append(echo)
     if gm_lines:
         batch.commands.append((post, gm_lines))
     day = keys.day_of(post.date or game.now)
@@ -104,6 +114,18 @@ def _read(game: Game, post: PostView, batch: _Batch) -> None:
         reading = _read_orders(game, post)
         if reading is not None:
             batch.readings.append(reading)
+
+
+def _first_step_line(game: Game, post: PostView, gm_lines: list) -> int | None:
+    """In a GM's post to an immediate game, the first line the game reads (None: none, or no GM)."""
+    ruleset = game.ruleset
+    if not gm_lines or not isinstance(ruleset, ImmediateRuleset) or post.trip not in game.setup.gm_trips:
+        return None
+    taken = {g.line for g in gm_lines}
+    for number, text in enumerate(post.body.split("\n")):
+        if number not in taken and text.strip() and ruleset.parse_post(text) is not None:
+            return number
+    return None
 
 
 def _help(game: Game, post: PostView) -> Report | None:

@@ -308,3 +308,20 @@ def test_undoing_every_step_posts_the_same_opening_again(session: Session) -> No
     again = re.findall(r"裏ハンドアウト (\S+) コミットメント\(HMAC-SHA256\): ([0-9a-f]{64})", openings[1])
     assert dict(again) == commitments  # the same keys: no way to change a handout by undoing
     assert audit_handouts(bodies).problems == []
+
+
+def test_settings_in_a_step_post_apply_in_the_order_written(session: Session) -> None:
+    """A GM's 設定 written before 戦闘開始 in the same post counts for it; one written after, from then on."""
+    _opening(session)
+    session.minute += 1
+    session.clock.at(f"20:{session.minute:02d}:00")
+    number = session.board.post(
+        "設定 sheets.アキラ.stats.行動値=7\n戦闘開始 アキラ\n設定 sheets.アキラ.stats.行動値=3", name=GM
+    )
+    session.bot.tick()
+    first, step, last = session.board.replies_to(number)
+    assert "設定しました: sheets.アキラ.stats.行動値=7" in first and "行動値=3" in last
+    assert "カウント：アキラ7" in step and "次の手番：アキラ" in step, step
+    after = session.say("行動放棄", AKIRA)
+    assert "第2ラウンド：カウントを行動値に戻しました" in after and "None" not in after
+    assert "カウント：アキラ3" in session.say("状況", AKIRA)
