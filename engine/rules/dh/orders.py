@@ -3,6 +3,7 @@
     名前 C7移動                      名前: C3 攻撃 相手          名前 C3へ移動 相手を攻撃
     名前: D3で能力使用 対象は相手    名前 能力「火球」 対象はC4   名前 待機
     名前 C3 能力 対象は相手 移動先はC5 (強制移動の行き先)       名前 再行動 C4 攻撃 相手
+    >>12 名前 D1移動 (an anchor before the name: a correction of the line of post 12)
 
 A line is an order when, after the name, it begins with a square or a deed word (移動・攻撃・能力・
 待機・再行動); such a line that cannot be read is a `Rejection` with the reason. Names are checked
@@ -21,6 +22,8 @@ from engine.rules.dh.board import normalize_square
 WAIT, ATTACK, POWER = "待機", "攻撃", "能力"
 
 _BULLET = regex.compile(r"^[・\-*●○◎◇]+\s*")  # a list mark before the name
+# An anchor before the name (`>>12 名前 D1移動`): the line answers post 12 — a correction of a line.
+_ANCHOR = regex.compile(r"^>>\s*([0-9]{1,7})(?![0-9])\s*[:：]?\s*")
 _HEAD = regex.compile(r"^\s*([^\s:：、,]+?)\s*(?:[:：]\s*|\s+)(.+?)\s*$")
 _SQUARE = r"([A-Za-z]\d{1,2})"
 _MOVE_VERB = regex.compile(rf"^{_SQUARE}\s*(?:へ|に|まで)?\s*移動(?:して|し)?[\s、,。→]*")
@@ -52,10 +55,12 @@ class Command:
     power: str | None = None  # which power, when the character has more than one
     to: str | None = None  # 移動先 of a 強制移動
     again: bool = False  # the line of a 再行動
+    corrects: int | None = None  # the post a `>>N` before the name answers: the line corrects an earlier one
 
     @property
     def canonical(self) -> str:
-        parts = [self.character]
+        parts = [f">>{self.corrects}"] if self.corrects is not None else []
+        parts.append(self.character)
         if self.again:
             parts.append("再行動")
         if self.square:
@@ -109,6 +114,9 @@ def _deed(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
 def parse(text: str) -> Command | Refused | None:
     """One line as a character's 行動 (None: not an order line)."""
     line = _BULLET.sub("", unicodedata.normalize("NFKC", text).strip())
+    corrects = None
+    if anchor := _ANCHOR.match(line):
+        corrects, line = int(anchor[1]), _BULLET.sub("", line[anchor.end() :])
     head = _HEAD.match(line)
     if head is None:
         return None
@@ -133,4 +141,4 @@ def parse(text: str) -> Command | Refused | None:
     kind, target, power, to = deed
     if kind == ATTACK and target is not None and normalize_square(target):
         return Refused(line, "通常攻撃の対象はキャラクターの名前で書いてください")
-    return Command(name, square, kind, target, power, to, again)
+    return Command(name, square, kind, target, power, to, again, corrects)

@@ -42,6 +42,7 @@ class Phase:
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
     closing: list[str] = field(default_factory=list)
     late_lost: list[str] = field(default_factory=list)
+    void: list[tuple[str, str]] = field(default_factory=list)  # (line as written, why) of void lines
 
 
 def _on_enter(ctx: Context) -> Callable[[Character, str, str | None], None]:

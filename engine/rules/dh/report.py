@@ -147,6 +147,7 @@ def result_data(before: DHState, after: DHState, phase: Phase, ctx: Context) -> 
         "actions": phase.records,
         "checks": checks,
         "late_lost": phase.late_lost,
+        "void": [{"line": text, "why": why} for text, why in phase.void],
         "deaths": list(ctx.died),
         "dp": dict(after.dp),
         "winner": after.winner,
@@ -164,6 +165,8 @@ def build_report(before: DHState, after: DHState, phase: Phase, ctx: Context) ->
     blocks: list[Block] = [heading(f"DH フェイズ{phase.phase} {phase_label(phase.phase)}（{phase.side}）")]
     if phase.opening:
         blocks.append(section(heading("フェイズ開始"), *_lines(phase.opening)))
+    if phase.void:
+        blocks.append(section(heading("無効の行"), *(line(f"{text} → {why}") for text, why in phase.void)))
     blocks.append(heading("行動"))
     for _, texts in phase.actions:
         blocks.append(section(*_lines(texts)))

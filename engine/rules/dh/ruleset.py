@@ -1,8 +1,8 @@
 """DH as a clocked ruleset: each phase is a period (phase p = turn (p + 1) // 2, 先手 when p is odd).
 
 - An order line is one character's 行動; its player is the character, so reminders name the
-  characters still without a line and the last line per character wins (`order_key`); a 再行動 line
-  has a key of its own. A side's submitter's ready word readies all its characters (`players_of`).
+  characters still without a line. Every line has a key of its own (`order_key`), and `submission.py`
+  chooses the line that counts per character (and per 再行動) for the receipt (`remark`) and `resolve`. A side's submitter's ready word readies all its characters (`players_of`).
 - `check` refuses at receipt what `control.check_order` names; `resolve` checks the author again
   (condition 2) and resolves the phase (`phase.py`).
 - ORDERS.txt for `threadgm adjudicate`: one line per order as posted, optionally headed by
@@ -27,6 +27,7 @@ from engine.rules.dh.phase import resolve_phase
 from engine.rules.dh.report import build_report, status_report
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, state_from_dict, state_to_dict
+from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
 
 _AUTHOR = regex.compile(r"^\s*\[([^\]]+)\]\s*(.*)$")
@@ -86,6 +87,7 @@ def rules_in_force(state: DHState) -> list[str]:
     found.append(f"DP 撃破1人{options.dp_per_kill}・味方死亡で精神-{options.ally_death_mind}")
     found += [f"増援 {w.side} 第{w.turn}ターン {w.count}人" for w in state.reinforcements]
     found.append(f"遅刻 最初{options.late_first}人＋1分ごと{options.late_per_minute}人")
+    found.append(SECOND_LINE_TEXT[options.second_line])
     return found
 
 
@@ -122,8 +124,16 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
         return OrderText(parsed, parsed.canonical, parsed.character)
 
     def order_key(self, order: Order) -> str:
+        """One key per line: every accepted line reaches `resolve`, and `submission.choose` decides
+        which one counts for its character (the option `second_line`, corrections by anchor)."""
         command = order.command
-        return command.key if isinstance(command, Command) else order.player
+        key = command.key if isinstance(command, Command) else order.player
+        return f"{key}@{order.post}.{order.line}"
+
+    def remark(self, state: DHState, order: Order, earlier: Sequence[Order]) -> str | None:
+        if not isinstance(order.command, Command):
+            return None
+        return receipt_word(choose(state, [*earlier, order]), order)
 
     def check(self, state: DHState, order: Order) -> str | None:
         command = order.command
@@ -158,8 +168,15 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
     def resolve(
         self, state: DHState, orders: Sequence[Order], source: RandomSource
     ) -> tuple[DHState, Report]:
-        lines = [(order.author, order.command) for order in orders if isinstance(order.command, Command)]
-        after, phase, ctx = resolve_phase(state, lines, source)
+        chosen = choose(state, orders)
+        after, phase, ctx = resolve_phase(
+            state, [(order.author, order.command) for order in chosen.kept], source
+        )
+        phase.void = [
+            (f"{written(order)} {order.canonical}", chosen.void[(order.post, order.line)])
+            for order in orders
+            if (order.post, order.line) in chosen.void
+        ]
         return after, build_report(state, after, phase, ctx)
 
     def status(self, state: DHState) -> Report:

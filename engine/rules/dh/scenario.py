@@ -29,6 +29,7 @@ from engine.rules.dh.state import (
     Reinforcement,
     Side,
 )
+from engine.rules.dh.submission import SECOND_LINE
 from engine.ruleset import RulesetError
 
 _STYLE_WORDS = {word: style for style, word in STYLES.items()} | {style: style for style in STYLES}
@@ -36,7 +37,7 @@ _STAT_WORDS = {word: stat for stat, word in STATS.items()} | {stat: stat for sta
 COSTS = ("体力", "精神", "攻撃力", "防御力", "死亡")
 TARGETS = ("敵", "味方", "全員", "自分")
 COUNTERS = ("被攻撃", "敵侵入")
-CHOICES: dict[str, tuple[str, ...]] = {}  # the options that name one of a few readings
+CHOICES: dict[str, tuple[str, ...]] = {"second_line": SECOND_LINE}  # options naming one of a few readings
 
 
 def _fail(text: str) -> RulesetError:

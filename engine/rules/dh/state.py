@@ -134,6 +134,7 @@ class Options:
     turn_limit: int = 8
     late_first: int = 1  # actions lost for the first second late
     late_per_minute: int = 1  # and for every further minute
+    second_line: str = "void"  # another line for a character: void (default) / last (it replaces the first)
     zoc_cancels: bool = False  # a move whose every path crosses an enemy is cancelled (default: ZoC stops it)
     failed_activation_pays: bool = False  # a failed 発動判定 pays costs and 能力休み (default: no)
     move: int = 2

@@ -233,3 +233,35 @@ def test_every_phase_state_is_the_fold_of_the_log(played) -> None:
     stored = {row["period"]: row["state"] for row in rows}
     assert sorted(stored) == [1, 2, 3, 4]
     assert game.bot.refolded() == stored  # the 設定 late of phase 3 included
+
+
+def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp_path: Path) -> None:
+    """Issue 28 (a second, different line: void by default) and issue 25 (`>>1 赤星 D1移動`, an anchor
+    before the name, was dropped without a word and the earlier line ran)."""
+    game = Game(tmp_path, SCHEDULE)
+    try:
+        game.tick("20:00:00")
+        first = game.post("20:02:00", "会長 C2移動\n書記 B2移動", SEITOKAI)
+        game.tick("20:03:00")
+        second = game.post("20:04:00", "会長 C3移動", SEITOKAI)
+        game.tick("20:05:00")
+        void_receipt = game.bot_posts()[-1]
+        assert (
+            f">>{second} 会長 C3移動 待機（無効：会長には>>{first}の行があり、2行目の違う行動は無効です"
+            in void_receipt
+        )
+        fix = game.post("20:06:00", f">>{first} 書記 B3移動", SEITOKAI)
+        game.tick("20:07:00")
+        fixed_receipt = game.bot_posts()[-1]
+        assert (
+            f">>{fix} >>{first} 書記 B3移動 待機（>>{first}の「書記 B2移動 待機」を置き換え）"
+            in fixed_receipt
+        )
+        game.tick("20:31:00")
+        report = game.reports(1)[0]
+        assert "移動 C1→C2" in report and "移動 B1→B2→B3" in report
+        assert f"【無効の行】\n>>{second} 会長 C3移動 待機 → 会長には>>{first}の行があり" in report
+        shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in game.board.posts()]
+        assert verify_thread(game.board.key, shown, render_body, None, REGISTRY.by_name).ok
+    finally:
+        game.close()

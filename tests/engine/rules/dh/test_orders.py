@@ -78,7 +78,7 @@ def test_parse_line_gives_the_character_as_the_player_and_one_key_per_character(
         RULESET.order_key(Order(1, i, AKA, "アリス", t.command, t.canonical))
         for i, t in enumerate((first, again))
     }
-    assert keys == {"アリス", "アリス/再行動"}
+    assert keys == {"アリス@1.0", "アリス/再行動@1.1"}  # a key per line: the rules choose (submission.py)
     assert isinstance(RULESET.parse_line("アリス 移動"), Rejection)
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from pathlib import Path
@@ -13,8 +14,9 @@ from click.testing import CliRunner
 
 from engine.rng import SeededSource
 from engine.rules import REGISTRY
-from engine.rules.dh.help import HELP, SEED_NOTE
+from engine.rules.dh.help import HELP, OPTION_NAMES, SEED_NOTE
 from engine.rules.dh.ruleset import RULESET
+from engine.rules.dh.state import Options
 from engine.ruleset import RulesetError
 from poster.markup import render_body
 from scheduler import main
@@ -112,27 +114,33 @@ def test_help_names_the_rules_of_the_seed_and_every_default() -> None:
         "精神",
     )
     assert [name for name in seed_names if name not in HELP] == []
-    defaults = (
-        "first_penalty",
-        "half_hit",
-        "sure_hit",
-        "dying",
-        "mental_rates",
-        "dp_per_kill",
-        "ally_death_mind",
-        "turn_limit",
-        "late_first",
-        "late_per_minute",
-        "zoc_cancels",
-        "failed_activation_pays",
-        "move",
-        "stat_budget",
-        "targets",
-        "rest",
-        "include_own",
-    )
-    assert [name for name in defaults if name not in HELP] == []
+    # Every option by the name players read (a scenario key is the GM's, in the template's comment).
+    options = {f.name for f in dataclasses.fields(Options)}
+    assert set(OPTION_NAMES) == options
+    template = EXAMPLE.read_text("utf-8")
+    for key, name in OPTION_NAMES.items():
+        assert name in HELP, key
+        assert regex.search(rf"^{key} = .*#.*{name}", template, regex.M), key
+
+
+def test_no_scenario_key_or_program_value_reaches_help() -> None:
+    """Issue 25: no config key, path or Python value in a post; ヘルプ and ヘルプ全文 are posts."""
+    for text in (HELP, "\n".join(RULESET.summary())):
+        assert not regex.search(r"[a-z]+_[a-z_]+|\b(?:true|false|None|True|False)\b|\[\[|\.toml|=\[", text)
+        keys = {f.name for f in dataclasses.fields(Options)} | {
+            "trips",
+            "targets",
+            "rest",
+            "wait",
+            "include_own",
+        }
+        assert not [key for key in keys if regex.search(rf"(?<![A-Za-z]){key}(?![A-Za-z])", text)]
+
+
+def test_help_states_the_lines_and_corrections() -> None:
     assert "名前: D3で能力使用 対象は相手" in HELP and "Ｃ４＝C4" in HELP
+    assert ">>12 名前 D1移動" in HELP and "2行目（違う行動）は無効" in HELP
+    assert "状態 と書くと" in HELP and "このままなら待機" in HELP
     assert "Left out" in SEED_NOTE
 
 
@@ -199,3 +207,16 @@ def test_the_opening_names_the_options_in_force_and_the_order_forms() -> None:
     assert phrases[:3] == ["先手 赤・後手 青", "最終ターン 8", "先手ペナルティ"]
     assert "増援 青 第2ターン 1人" in phrases and "遅刻 最初1人＋1分ごと1人" in phrases
     assert "名前: C3 攻撃 相手" in RULESET.SUMMARY
+
+
+def test_the_opening_names_the_reading_of_a_second_line() -> None:
+    """Issue 28: the option is listed in the opening's 設定 line, as HELP names it."""
+    state = arena()
+    assert (
+        "同じキャラクターの2行目（違う行動）は無効・直すときは >>番号 を付けて書く"
+        in RULESET.rules_in_force(state)
+    )
+    state.options.second_line = "last"
+    assert "同じキャラクターは最後の行が有効" in RULESET.rules_in_force(state)
+    with pytest.raises(RulesetError, match="second_line は void・last"):
+        RULESET.read_scenario(ARENA.read_text("utf-8") + '\n[options]\nsecond_line = "first"\n')
