@@ -27,10 +27,11 @@ from poster.pacing import Pacer
 from poster.rollover import Rollover
 from poster.writer import BoardWriter
 from scraper.fetch import FetchError, FetchResult, FetchState, fetch, first_post_identity
+from scraper.gone import GoneWitness
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, read_limits
-from scraper.subject import still_listed
+from scraper.subject import read_list
 from store.db import PostRecord, Store
 
 log = logging.getLogger("threadgm")
@@ -105,6 +106,8 @@ class ThreadBot:
         self._states: dict[str, FetchState] = {}  # what each thread's reads hold, kept in memory
         self._active_at = store.thread(self.ref.id).active_at
         self._ask_referee = True  # at start: the opening, and any post a crash left unanswered
+        self._gone = GoneWitness()
+        self._faults = 0  # reads in a row that failed: the polls back off
         self._next_event: datetime | None = None
         self.setup = GameSetup.configured(
             game,
@@ -139,12 +142,17 @@ class ThreadBot:
         return any(not post.own for post in posts)
 
     def interval(self, now: datetime) -> float:
-        """Poll fast while people write, slowly once the thread has been quiet for a while."""
+        """Poll fast while people write, slowly once the thread has been quiet for a while; after
+        reads that failed, longer each time (up to the quiet interval): a board in trouble is not
+        hammered."""
         quiet = (
             self._active_at is None
             or (now - datetime.fromisoformat(self._active_at)).total_seconds() > self.game.idle_after
         )
-        return self.game.idle_seconds if quiet else self.game.poll_seconds
+        base = self.game.idle_seconds if quiet else self.game.poll_seconds
+        if not self._faults:
+            return base
+        return max(base, min(self.game.poll_seconds * 2 ** min(self._faults, 16), self.game.idle_seconds))
 
     def next_event(self) -> datetime | None:
         """When the game's clock next needs the referee (a deadline, a reminder), as last computed."""
@@ -167,10 +175,13 @@ class ThreadBot:
         try:
             result = self._read(self.ref)
         except FetchError as error:
+            self._faults += 1
             log.warning("%s: could not read the thread: %s (trying again next poll)", self.game.id, error)
             return TickResult(read="error", note=str(error))
         if result.outcome == "gone":
-            return self._gone(result.note)
+            return self._gone_sign(result.note, now)
+        self._faults = 0
+        self._gone.reset()
         fresh = self._store_read(self.ref, result, now)
         owes = self.store.owes(self.thread_id)
         # Whether an unconfirmed post landed can only be told from a whole read: a cut answer may
@@ -265,25 +276,23 @@ class ThreadBot:
             self._active_at = now.isoformat()
         return fresh
 
-    def _gone(self, note: str) -> TickResult:
-        # One answer is not enough to give a game up: a proxy or a maintenance page can say 404 for a
-        # moment. The board's own thread list decides.
-        if still_listed(self.session, self.ref) is not False:
+    def _gone_sign(self, note: str, now: datetime) -> TickResult:
+        """A read said the thread is not there. One answer is not enough to give a game up: a proxy
+        or a maintenance page can say so for a moment. Proof is `scraper.gone`'s."""
+        proven, why = self._gone.observe(self.ref.key, note, read_list(self.session, self.ref), now)
+        if not proven:
+            self._faults += 1
             log.warning(
-                "%s: the board answered %s for the thread, but it may still be there (subject.txt lists "
-                "it or could not be read); trying again next poll",
+                "%s: the board answered %s for the thread, but that is no proof it is gone (%s); "
+                "trying again next poll",
                 self.game.id,
                 note,
+                why,
             )
-            return TickResult(read="error", note=note)
-        self.store.set_thread_status(self.thread_id, "gone", note)
-        log.error(
-            "%s: the thread is gone from the board (%s, and subject.txt no longer lists it); stopping "
-            "this game",
-            self.game.id,
-            note,
-        )
-        return TickResult(read="gone", note=note)
+            return TickResult(read="error", note=f"{note}: {why}")
+        self.store.set_thread_status(self.thread_id, "gone", why)
+        log.error("%s: the thread is gone from the board (%s); stopping this game", self.game.id, why)
+        return TickResult(read="gone", note=why)
 
     def _referee(self, now: datetime) -> tuple[int, str | None]:
         """The referee's decisions for the posts not yet handled, stored in one transaction."""

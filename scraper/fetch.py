@@ -40,6 +40,7 @@ import regex
 import requests
 
 from scraper.dat import dat_problem, parse_dat
+from scraper.gone import gone_page
 from scraper.html import page_problem, read_cgi_posts
 from scraper.post import Post
 from scraper.rawmode import parse_rawmode, rawmode_problem
@@ -104,9 +105,11 @@ def fetch(session: requests.Session, ref: ThreadRef, state: FetchState, *, html:
         if not state.last_number and not state.size and result.posts:
             # Nothing held vouches for a first read: a second one must show the same posts.
             _check(_disagreement(result, _read(session, ref, state, html)), ref.read_url, "not the thread")
-        return replace(result, since=state.last_number)
+    except _GonePage as page:
+        return FetchResult([], state, "gone", 0, since=state.last_number, note=f"the board's page: {page}")
     except requests.RequestException as error:
         raise FetchError(f"{ref.read_url}: {type(error).__name__}: {error}") from error
+    return replace(result, since=state.last_number)
 
 
 def _read(session: requests.Session, ref: ThreadRef, state: FetchState, html: bool) -> FetchResult:
@@ -188,8 +191,8 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     status = response.status_code
     if status == 304:
         return FetchResult([], state, "unchanged", 0)
-    if status in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {status}")
+    if (gone := _gone_answer(response, state)) is not None:
+        return gone
     if status == 416:
         total = _range_total(response.headers.get("Content-Range", ""))
         if total is None or total < state.size:
@@ -260,8 +263,8 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
     """The whole dat, read again where nothing held vouches for it: a later full read must show the
     same lines (the first read of a thread is confirmed by `fetch` itself, in every dialect)."""
     response = _get(session, ref.dat_url)
-    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {response.status_code}")
+    if (gone := _gone_answer(response, state)) is not None:
+        return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
     data, damaged = response.content, False
@@ -296,7 +299,7 @@ def _dat_result(
     text = whole.decode(ref.encoding, errors="replace") if damaged else strict_text(whole, ref.encoding)
     if text is None:
         raise FetchError(f"{ref.dat_url}: the answer is not {ref.encoding} text")
-    _check(dat_problem(text, full=True), ref.dat_url, "not the dat of the thread")
+    _check(dat_problem(text, full=True), ref.dat_url, "not the dat of the thread", text)
     posts = parse_dat(text)
     _check(_first_post_problem(state, posts[0]), ref.dat_url, "not the dat of the thread")
     validator = _trusted_validator(response) if complete else None
@@ -316,11 +319,30 @@ def _dat_result(
     )
 
 
-def _check(problem: str | None, url: str, what: str) -> None:
+def _check(problem: str | None, url: str, what: str, text: str = "") -> None:
     """A 200 that is not the thread (a maintenance page, a captive portal, an empty answer, another
-    thread) is a fault like a 503: nothing of it is taken, and the caller reads again next poll."""
+    thread) is a fault like a 503: nothing of it is taken, and the caller reads again next poll —
+    unless it is the board's own page for a thread that is not there (`text`): a sign it is gone."""
     if problem is not None:
+        if words := gone_page(text):
+            raise _GonePage(words)
         raise FetchError(f"{url}: the answer is {what} ({problem})")
+
+
+class _GonePage(Exception):
+    """The board answered with its own page for a thread that is not there."""
+
+
+def _gone_answer(response: requests.Response, state: FetchState) -> FetchResult | None:
+    """404 and 410 are a sign the thread is gone (proof needs more: `scraper.gone`); a redirect is
+    none — a portal or a login wall answers so — and is a fault; None for any other status."""
+    status = response.status_code
+    if status in (404, 410):
+        return FetchResult([], state, "gone", len(response.content), note=f"HTTP {status}")
+    if 300 <= status < 400:
+        location = response.headers.get("Location", "")[:200]
+        raise FetchError(f"{response.url}: the board redirected the read (HTTP {status} to {location!r})")
+    return None
 
 
 def _first_post_problem(state: FetchState, first: Post) -> str | None:
@@ -386,10 +408,8 @@ def _rawmode_answer(
     post's line as received; a FetchResult when the thread is gone."""
     url = ref.rawmode_url(start)
     response = _get(session, url)
-    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult(
-            [], FetchState(), "gone", len(response.content), note=f"HTTP {response.status_code}"
-        )
+    if (gone := _gone_answer(response, FetchState())) is not None:
+        return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
     whole, complete = _complete_lines(response.content)
@@ -398,7 +418,7 @@ def _rawmode_answer(
         raise FetchError(
             f"{url}: the answer is not the rawmode answer of the thread (not {ref.encoding} text)"
         )
-    _check(rawmode_problem(text), url, "not the rawmode answer of the thread")
+    _check(rawmode_problem(text), url, "not the rawmode answer of the thread", text)
     lines = [line + b"\n" for line in whole.split(b"\n")[:-1]]
     return parse_rawmode(text), complete, len(response.content), lines
 
@@ -443,10 +463,8 @@ def _html_answer(
     connection, a proxy's limit — may end inside its last post: that one is read again next time),
     and the bytes received; a FetchResult when the thread is gone."""
     response = _get(session, url)
-    if response.status_code in (301, 302, 303, 307, 308, 404, 410):
-        return FetchResult(
-            [], FetchState(), "gone", len(response.content), note=f"HTTP {response.status_code}"
-        )
+    if (gone := _gone_answer(response, FetchState())) is not None:
+        return gone
     if response.status_code != 200:
         raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
     page = strict_text(response.content, _page_encoding(response, ref), cut=True)
@@ -455,7 +473,10 @@ def _html_answer(
             f"{url}: the answer is not a page of the thread (not {_page_encoding(response, ref)} text)"
         )
     complete = _PAGE_END.search(page[-512:]) is not None
-    return read_cgi_posts(page), complete, len(response.content)
+    posts = read_cgi_posts(page)
+    if not posts and (words := gone_page(page)):
+        raise _GonePage(words)
+    return posts, complete, len(response.content)
 
 
 def _page_encoding(response: requests.Response, ref: ThreadRef) -> str:

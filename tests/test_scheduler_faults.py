@@ -13,11 +13,12 @@ from werkzeug.wrappers import Response
 
 import poster.writer
 import scraper.fetch
-from board.admin import delete_post
+from board.admin import delete_post, open_thread
 from engine.keys import JST
 from engine.rules import REGISTRY
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
+from scraper.gone import GONE_APART
 from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard, check_dice_line
 
@@ -276,11 +277,66 @@ def test_a_passing_404_does_not_end_the_game_but_a_dat_drop_does(board, tmp_path
     bot.tick()
     assert answers(board, number) == 1
 
-    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"Not Found", status=404))
-    board.script.script("GET", "/test/subject.txt", lambda r, f: Response(b"1111111111.dat<>other (1)\n"))
-    with caplog.at_level(logging.ERROR):
+    other = open_thread(board.data, "test", "別のスレ", "別")
+    listing = f"{other}.dat<>別のスレ (1)\n".encode("cp932")
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"Not Found", status=404), times=2)
+    board.script.script("GET", "/test/subject.txt", lambda r, f: Response(listing), times=2)
+    with caplog.at_level(logging.WARNING):
+        assert bot.tick().read == "error"  # seen once: looked at again later
+        clock.advance(GONE_APART.total_seconds() + 1)
         assert bot.tick().read == "gone"
     assert "subject.txt no longer lists it" in caplog.text
+    assert bot.store.thread(bot.thread_id).status == "gone"
+
+
+BOGUS_LISTS = [
+    b"",
+    "<html>\n<head><title>メンテナンス中</title></head>\n</html>\n".encode("cp932"),
+    b"1111111111.dat<>other (1)\n",  # a list that is not the board's: its threads are not there
+]
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_redirects_and_bogus_thread_lists_never_end_the_game(board, tmp_path, caplog, dialect: str) -> None:
+    # One 302 on the dat plus one bogus 200 subject.txt stored `gone` and the game never read again.
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, dialect=dialect)
+    open_thread(board.data, "test", "別のスレ", "別")  # the board's list has more than our thread
+    assert bot.tick().read != "error"  # a read that succeeds: the board's list as it is
+    reads = "/test/dat/" if dialect == "2ch" else "/bbs/rawmode.cgi/"
+    lists = "/test/subject.txt" if dialect == "2ch" else "/local/test/subject.txt"
+    asked = []
+    with caplog.at_level(logging.WARNING):
+        for bogus in BOGUS_LISTS:
+            for answer in (
+                Response(status=302, headers={"Location": "http://portal.example/login"}),
+                Response(b"Not Found", status=404),
+            ):
+                board.script.script("GET", reads, lambda r, f, a=answer: a)
+                board.script.script("GET", lists, lambda r, f, b=bogus: Response(b))
+                assert bot.tick().read == "error"
+                clock.advance(GONE_APART.total_seconds() + 1)
+            asked.append(board.post("dice1d6=", dialect=dialect))
+    assert "redirected the read" in caplog.text and "no proof it is gone" in caplog.text
+    bot.tick()
+    assert bot.store.thread(bot.thread_id).status == "active"
+    assert [answers(board, number) for number in asked] == [1, 1, 1]
+
+
+def test_polls_back_off_while_reads_fail_and_not_after(board, tmp_path) -> None:
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, poll_seconds=5, idle_seconds=120, idle_after=3600)
+    board.post("dice1d6=")
+    bot.tick()
+    assert bot.interval(clock()) == 5
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"busy", status=503), times=5)
+    seen = []
+    for _ in range(5):
+        bot.tick()
+        seen.append(bot.interval(clock()))
+    assert seen == [10, 20, 40, 80, 120]
+    bot.tick()
+    assert bot.interval(clock()) == 5
 
 
 MAINTENANCE = (

@@ -229,15 +229,35 @@ def test_server_errors_and_timeouts_raise_fetch_errors_and_lose_nothing(board: B
     assert [p.body for p in after.new_posts] == ["二番"]
 
 
-def test_dat_drop_is_reported_as_gone(board: Board) -> None:
+def test_a_missing_dat_is_a_sign_of_a_gone_thread_and_a_redirect_is_a_fault(board: Board) -> None:
+    # A redirect is what a portal or a login wall answers: taken for dat落ち, one stopped the game.
     session = make_session()
     state = fetch(session, board.ref(), FetchState()).state
     board.script.script(
         "GET", "/test/dat/", lambda r, f: Response(status=302, headers={"Location": "/kako/x.dat"})
     )
+    with pytest.raises(FetchError, match="redirected the read"):
+        fetch(session, board.ref(), state)
+    board.script.script("GET", "/test/dat/", lambda r, f: Response(b"gone", status=410))
     assert fetch(session, board.ref(), state).outcome == "gone"
     gone = ThreadRef.from_url(f"{board.server.url}/test/read.cgi/test/1111111111/")
-    assert fetch(session, gone, FetchState()).outcome == "gone"
+    assert fetch(session, gone, FetchState()).outcome == "gone"  # the local board's 404
+    for dialect, html in (("2ch", True), ("shitaraba", False), ("shitaraba", True)):
+        missing = ThreadRef.from_url(board.ref(dialect).read_url.replace(board.key, "1111111111"))
+        assert fetch(session, missing, FetchState(), html=html).outcome == "gone", (dialect, html)
+
+
+@pytest.mark.parametrize("html", [False, True], ids=["dat", "read.cgi"])
+def test_the_board_s_own_page_for_a_missing_thread_is_a_sign_it_is_gone(board: Board, html: bool) -> None:
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState(), html=html).state
+    page = (
+        "<html><head><title>ＥＲＲＯＲ！</title></head><body>ERROR:スレッドが存在しません。</body></html>\n"
+    )
+    prefix = "/test/read.cgi/" if html else "/test/dat/"
+    board.script.script("GET", prefix, lambda r, f: Response(page.encode("cp932")), times=2)
+    result = fetch(session, board.ref(), state, html=html)
+    assert result.outcome == "gone" and "スレッドが存在しません" in result.note
 
 
 def test_rawmode_reads_from_the_next_number_and_skips_gaps(board: Board) -> None:
