@@ -9,19 +9,37 @@
     東京：編成 月ノ美兎(騎兵) 剣持刀也(足軽)     東京：救援 月ノ美兎     東京：委任 剣持刀也
     参加 月ノ美兎 ／ 参加 東京        引き抜き 剣持刀也     寝返り 剣持刀也 月ノ美兎     下克上 剣持刀也
 
-An area is written as the seed does (`東京`) or in full (`東京都`, `愛知県`); `：` or `:` follows it.
-A line is an order only when it starts with `参加` `引き抜き` `寝返り` `下克上`, or with an area, a colon
-and a command word; anything else is chat. A line that is an order but cannot be read is a
-`Rejection` with the reason. Names are checked against the state later (`authority.py`).
+An area is written as the seed does (`東京`), in full (`東京都`, `東京府`), by its reading
+(`とうきょう`) or an old name that names it alone (`相模`, `江戸`, `北海`); `：` or `:` follows it (a
+space will do before a command word). An anchor before the order (`>>3 東京：内政`) is allowed, zero-width
+characters are dropped, and lots may be joined with `・` as the reports print them (`足軽1000・騎兵500`).
+
+No silent line: a line is an order when it starts with `参加` `引き抜き` `寝返り` `下克上`, or with an
+area and a colon, or with a name and a colon and a command word, or is a command word alone; an order
+that cannot be read is a `Rejection` with the reason and, where one is near, the form meant
+(「読めませんでした。もしかして: 東京：内政」). Anything else is chat. Numbers are ASCII digits after
+NFKC, at most `MAX_DIGITS` long. Names are checked against the state later (`authority.py`).
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
+from functools import cache
 
 import regex
 
-from engine.rules.nijiyabou.names import TROOPS, area_name, nfkc, stat_name, troop_name
+from engine.rules.nijiyabou.names import (
+    PREFECTURES,
+    TROOPS,
+    area_name,
+    area_names,
+    key,
+    nfkc,
+    similar_areas,
+    stat_name,
+    troop_name,
+)
 from engine.ruleset import OrderText, Rejection
 
 DIPLOMACY, DOMESTIC, CONSCRIPT, MOVE, SORTIE, STREAM = "外交", "内政", "徴兵", "移動", "出陣", "配信"
@@ -31,13 +49,16 @@ ALLY, JOINT, DEMAND, YIELD = "同盟", "共同攻撃", "降伏させる", "降�
 CLAIM, POACH, DEFECT, REVOLT = "参加", "引き抜き", "寝返り", "下克上"
 NONE_WORDS = ("なし", "無し", "解除")
 MAX_SORTIE = 4
+MAX_DIGITS = 9  # no count in this game comes near a billion; longer is a typo or a probe
+WORDS = (*COMMANDS, ORGANIZE, RELIEF, DELEGATE)
 
 _DOT = regex.compile(r"\s*[・･]\s*")
+_ANCHORS = regex.compile(r"^(?:>>[0-9]+(?:-[0-9]+)?[\s,、]*)+")
 _AREA_LINE = regex.compile(r"^\s*(\S+?)\s*[:：]\s*(\S+)(?:\s+(.*?))?\s*$")
 _ACT_LINE = regex.compile(rf"^\s*({CLAIM}|{POACH}|{DEFECT}|{REVOLT})(?:\s+(.*?))?\s*$")
 _SPLIT = regex.compile(r"[\s、,]+")
-_UNIT = regex.compile(r"^(.+?)\((\S+?)(\d*)\)$")
-_AMOUNT = regex.compile(rf"^({'|'.join(TROOPS)}|国力)(\d+)$")
+_UNIT = regex.compile(r"^(.+?)\((\S+?)([0-9]*)\)$")
+_AMOUNT = regex.compile(rf"^({'|'.join(TROOPS)}|国力)([0-9]+)$")
 
 
 @dataclass(frozen=True)
@@ -99,17 +120,75 @@ def canonical(command: Command) -> str:
 
 
 def parse_line(raw: str) -> OrderText | Rejection | None:
-    text = _DOT.sub("・", nfkc(raw)).strip()
+    text = _ANCHORS.sub("", _DOT.sub("・", nfkc(raw)).strip())
     if (match := _ACT_LINE.match(text)) is not None:
         return _done(raw, _act(match[1], _tokens(match[2])))
-    match = _AREA_LINE.match(text)
-    if match is None or (area := area_name(match[1])) is None:
-        return None
-    word = match[2]
-    kind = next((k for k in (*COMMANDS, ORGANIZE, RELIEF, DELEGATE) if word == k), None)
-    if kind is None:
-        return None
-    return _done(raw, _area_order(area, kind, _tokens(match[3])))
+    if (match := _AREA_LINE.match(text)) is not None:
+        return _area_line(raw, match[1], match[2], match[3])
+    words = text.split()
+    if len(words) >= 2 and area_names(words[0]) and words[1] in WORDS:  # the colon left out
+        return _area_line(raw, words[0], words[1], " ".join(words[2:]) or None)
+    if words and words[0] in WORDS and (len(words) == 1 or any(area_name(w) for w in words[1:])):
+        return _without_area(raw, words)
+    return None
+
+
+def _area_line(raw: str, head: str, word: str, rest: str | None) -> Rejection | OrderText | None:
+    """`HEAD：WORD REST`: an order when HEAD names one area and WORD is a command word; answered with
+    the nearest form when HEAD is a prefecture (any WORD) or WORD begins with a command word."""
+    areas, tail = area_names(head), f" {rest}" if rest else ""
+    kind = word if word in WORDS else None
+    if kind is not None and len(areas) == 1:
+        return _done(raw, _area_order(areas[0], kind, _tokens(rest)))
+    meant = kind or _near_word(word)
+    if meant is None:
+        if area_name(head) is None or key(head) not in _PLAIN_NAMES:
+            return None  # `http://…`, `12:30`, an old name before chat: not an order
+        forms = "・".join(WORDS)
+        return Rejection(
+            raw.strip(),
+            f"{area_name(head)}：のあとには命令（{forms}）を書きます（例：{area_name(head)}：内政）",
+        )
+    guesses = areas or similar_areas(head) or _seed_area(head)
+    if not guesses:
+        return Rejection(raw.strip(), f"「{head}」というエリアはありません（例：東京：{meant}）")
+    shown = " ／ ".join(f"{area}：{meant}{tail}" for area in guesses)
+    why = "命令はエリアごとです。" if _seed_area(head) else ""
+    return Rejection(raw.strip(), f"「{head}：{word}」は読めませんでした。{why}もしかして: {shown}")
+
+
+_PLAIN_NAMES = {name + suffix for name in PREFECTURES for suffix in ("", "都", "府", "県")}
+
+
+def _near_word(word: str) -> str | None:
+    """The command word `word` begins with (`内政します`) or nearly is (`出陳`)."""
+    begun = next((w for w in WORDS if word.startswith(w)), None)
+    near = difflib.get_close_matches(word, WORDS, n=1, cutoff=0.5) if len(word) == 2 else []
+    return begun or (near[0] if near else None)
+
+
+@cache
+def _seed_livers() -> dict[str, str]:
+    """The seed's livers and their areas (the packaged scenario): `月ノ美兎：内政` is meant for 東京."""
+    from engine.rules.nijiyabou.scenario import default_roster
+
+    return {key(liver): area for area, liver in default_roster()}
+
+
+def _seed_area(name: str) -> tuple[str, ...]:
+    area = _seed_livers().get(key(name))
+    return (area,) if area else ()
+
+
+def _without_area(raw: str, words: list[str]) -> Rejection:
+    areas = [area for w in words[1:] if (area := area_name(w))]
+    if areas:
+        rest = " ".join(w for w in words[1:] if area_name(w) != areas[0])
+        return Rejection(
+            raw.strip(),
+            f"エリア名を先に書きます。もしかして: {areas[0]}：{words[0]}{' ' + rest if rest else ''}",
+        )
+    return Rejection(raw.strip(), f"命令の前にエリア名を書いてください（例：東京：{words[0]}）")
 
 
 def _done(raw: str, parsed: Command | str) -> OrderText | Rejection:
@@ -119,7 +198,40 @@ def _done(raw: str, parsed: Command | str) -> OrderText | Rejection:
 
 
 def _tokens(text: str | None) -> list[str]:
-    return [token for token in _SPLIT.split(text or "") if token]
+    return [part for token in _SPLIT.split(text or "") if token for part in _lots(token)]
+
+
+def _lots(token: str) -> list[str]:
+    """A token of lots joined with `・` as the reports print them (`足軽1000・騎兵500`,
+    `月ノ美兎(騎兵)・剣持刀也(足軽)`, `月ノ美兎・足軽3000`), split; a name with `・` in it
+    (`シスター・クレア`) stays whole, and so do two of the seed's livers written together only when
+    the whole is not one of them."""
+    if "・" not in token:
+        return [token]
+    out: list[str] = []
+    name: list[str] = []
+    for part in token.split("・"):
+        if _AMOUNT.match(part):
+            out += [*_names(name), part]
+            name = []
+        elif _UNIT.match(part):  # `ラトナ・プティ(足軽)`: the unit's liver may hold a ・ too
+            at = part.index("(")
+            names = _names([*name, part[:at]])
+            out += [*names[:-1], names[-1] + part[at:]]
+            name = []
+        else:
+            name.append(part)
+    return out + _names(name)
+
+
+def _names(parts: list[str]) -> list[str]:
+    if not parts:
+        return []
+    whole = "・".join(parts)
+    livers = _seed_livers()
+    if key(whole) in livers or not all(key(p) in livers for p in parts):
+        return [whole]
+    return parts
 
 
 def _act(kind: str, args: list[str]) -> Command | str:
@@ -135,7 +247,12 @@ def _act(kind: str, args: list[str]) -> Command | str:
     return Act(kind, args[0], args[1] if kind == DEFECT else None)
 
 
+_LONG = regex.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}")
+
+
 def _area_order(area: str, kind: str, args: list[str]) -> Command | str:
+    if any(_LONG.search(arg) for arg in args):
+        return f"数が大きすぎます（{MAX_DIGITS}桁まで）"
     reader = {
         DIPLOMACY: _diplomacy,
         DOMESTIC: _nothing,
@@ -176,7 +293,7 @@ def _amounts(args: list[str], allow_power: bool) -> tuple[list[tuple[str, int]],
         if (
             (troop_name(token) or (allow_power and token == "国力"))
             and index + 1 < len(args)
-            and args[index + 1].isdigit()
+            and regex.fullmatch("[0-9]+", args[index + 1]) is not None
         ):
             token, index = token + args[index + 1], index + 1
         match = _AMOUNT.match(token)
@@ -246,8 +363,6 @@ def _sortie(area: str, kind: str, args: list[str]) -> Command | str:
         return units + usage
     if len(units) > MAX_SORTIE:
         return f"1度に出陣できる武将は{MAX_SORTIE}人までです"
-    if any(u.amount == 0 for u in units):
-        return "兵力0の部隊は出陣できません"
     return AreaOrder(area, kind, area_name(args[0]), units=tuple(units), joint=joint)
 
 

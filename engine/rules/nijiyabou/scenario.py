@@ -84,6 +84,11 @@ def default_text() -> str:
     return (resources.files("engine.rules.nijiyabou") / "scenarios" / DEFAULT_SCENARIO).read_text("utf-8")
 
 
+def default_roster() -> list[tuple[str, str]]:
+    """(area, liver) of the packaged scenario: the seed's list."""
+    return [(str(entry["name"]), str(entry["liver"])) for entry in tomllib.loads(default_text())["areas"]]
+
+
 def read_toml(text: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)

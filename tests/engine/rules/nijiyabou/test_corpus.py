@@ -1,0 +1,123 @@
+"""No silent line (issue 25): every honest line a player writes — the seed's own order words, and the
+odd but honest ways a player names an area (its old province, its reading, `江戸`, `北海`, `東京府`,
+a zero-width space a browser left, lots joined with `・` as the bot's reports print them, an anchor
+before the order) — gets exactly one answer through the referee's reading of a post, and the right
+one; chat gets none."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.clock import periods
+from engine.rules.nijiyabou import RULESET
+from parser.bbs_dice import is_quote
+from parser.gm_words import is_word
+
+
+def read(body: str) -> tuple[periods.ReadOrder, ...]:
+    reading = periods.read_post(
+        RULESET,
+        post=5,
+        author="アリス◆ALICE",
+        body=body,
+        period=1,
+        cancel_words=("取消",),
+        ready_words=("準備完了",),
+        is_word=is_word,
+        is_quote=is_quote,
+    )
+    return reading.orders
+
+
+# (line as typed, the canonical order it is read as)
+READ = [
+    # §3's commands in the seed's words, and the designations
+    ("東京：外交 同盟 大阪", "東京：外交 同盟 大阪"),
+    ("東京：外交 共同攻撃 滋賀 京都 伏見ガク", "東京：外交 共同攻撃 滋賀 京都 伏見ガク"),
+    ("東京：内政", "東京：内政"),
+    ("東京：徴兵 足軽1000", "東京：徴兵 足軽1000"),
+    ("東京：移動 埼玉 月ノ美兎 足軽2000 国力3", "東京：移動 埼玉 月ノ美兎 足軽2000 国力3"),
+    ("東京：出陣 神奈川", "東京：出陣 神奈川"),
+    ("東京：配信", "東京：配信"),
+    ("東京：外交 降伏させる 大阪", "東京：外交 降伏させる 大阪"),
+    ("大阪：外交 降伏する 東京", "大阪：外交 降伏する 東京"),
+    ("東京：救援 月ノ美兎", "東京：救援 月ノ美兎"),
+    ("参加 月ノ美兎", "参加 月ノ美兎"),
+    ("寝返り 剣持刀也 月ノ美兎", "寝返り 剣持刀也 月ノ美兎"),
+    # names of an area a player may write
+    ("江戸：内政", "東京：内政"),
+    ("とうきょう：内政", "東京：内政"),
+    ("トウキョウ：内政", "東京：内政"),
+    ("北海：内政", "北海道：内政"),
+    ("東京府：内政", "東京：内政"),
+    ("相模：徴兵 足軽1000", "神奈川：徴兵 足軽1000"),
+    ("東京：出陣 相模国", "東京：出陣 神奈川"),
+    ("東京：内政\u200b", "東京：内政"),
+    ("\u200b東京：内政", "東京：内政"),
+    (">>3 東京：内政", "東京：内政"),
+    ("東京 内政", "東京：内政"),
+    # lots joined as the reports print them
+    ("東京：徴兵 足軽1000・騎兵500", "東京：徴兵 足軽1000 騎兵500"),
+    ("東京：移動 沖縄 月ノ美兎・足軽3000・国力2", "東京：移動 沖縄 月ノ美兎 足軽3000 国力2"),
+    ("東京：出陣 神奈川 月ノ美兎(騎兵)・剣持刀也(足軽)", "東京：出陣 神奈川 月ノ美兎(騎兵) 剣持刀也(足軽)"),
+    ("栃木：編成 ラトナ・プティ(足軽)", "栃木：編成 ラトナ・プティ(足軽)"),
+]
+
+# (line, what the refusal says)
+REFUSED = [
+    ("武蔵：内政", "読めませんでした。もしかして: 東京：内政 ／ 埼玉：内政 ／ 神奈川：内政"),
+    ("月ノ美兎：内政", "命令はエリアごとです。もしかして: 東京：内政"),
+    ("東京：内政します", "もしかして: 東京：内政"),
+    ("東京：出陳 神奈川", "もしかして: 東京：出陣 神奈川"),
+    ("福山：内政", "もしかして: 福島：内政"),
+    ("ワイ：内政", "「ワイ」というエリアはありません"),
+    ("内政 東京", "もしかして: 東京：内政"),
+    ("内政", "命令の前にエリア名を書いてください"),
+    ("東京：今日は雨", "東京：のあとには命令"),
+    ("東京：徴兵 足軽" + "9" * 4400, "数が大きすぎます"),
+    ("東京：移動 埼玉 足軽" + "9" * 40, "数が大きすぎます"),
+    ("東京：徴兵 足軽\u1369", "徴兵は兵種と数を書いてください"),
+]
+
+CHAT = [
+    "よろしくお願いします",
+    "東京に出陣したい",
+    "東京は強いね",
+    "出陣したいなあ",
+    "参加者募集中",
+    "配信 見てました",
+    "月ノ美兎さんかわいい",
+    "12:30に集合",
+    "http://example.com/test",
+    "ワイ：暇",
+    "江戸：いい町",
+    "上野：パンダ見た",
+    "今季は内政に専念します",
+    ">引用 東京：内政",
+]
+
+
+@pytest.mark.parametrize(("line", "canonical"), READ)
+def test_an_honest_order_is_read_as_the_area_meant(line: str, canonical: str) -> None:
+    found = read(line)
+    assert len(found) == 1, found
+    assert (found[0].status, found[0].canonical) == ("accepted", canonical), found[0]
+
+
+@pytest.mark.parametrize(("line", "reason"), REFUSED)
+def test_an_order_that_cannot_be_read_gets_one_answer_with_the_form_meant(line: str, reason: str) -> None:
+    found = read(line)
+    assert len(found) == 1, found
+    assert found[0].status == "rejected" and reason in found[0].reason, found[0]
+
+
+@pytest.mark.parametrize("line", CHAT)
+def test_chat_gets_no_answer(line: str) -> None:
+    assert read(line) == ()
+
+
+def test_a_post_of_orders_and_chat_answers_each_order_once() -> None:
+    body = "\n".join([READ[0][0], CHAT[0], REFUSED[0][0], CHAT[1], READ[13][0]])
+    found = read(body)
+    assert [o.status for o in found] == ["accepted", "rejected", "accepted"]
+    assert [o.line for o in found] == [0, 2, 4]
