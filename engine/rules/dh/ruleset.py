@@ -21,6 +21,7 @@ from engine.report import Report
 from engine.rng import RandomSource
 from engine.rules.dh import sim, verify
 from engine.rules.dh.control import check_order, ready_characters, speaks_for
+from engine.rules.dh.forecast import forecast
 from engine.rules.dh.help import HELP, SUMMARY
 from engine.rules.dh.orders import Command, Refused, parse
 from engine.rules.dh.phase import resolve_phase
@@ -131,9 +132,16 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
         return f"{key}@{order.post}.{order.line}"
 
     def remark(self, state: DHState, order: Order, earlier: Sequence[Order]) -> str | None:
+        """The receipt's promise: what becomes of the line among the character's lines, and what it
+        will do at the deadline as things stand (`forecast.py`)."""
         if not isinstance(order.command, Command):
             return None
-        return receipt_word(choose(state, [*earlier, order]), order)
+        chosen = choose(state, [*earlier, order])
+        word = receipt_word(chosen, order)
+        if (order.post, order.line) in chosen.void:
+            return word
+        ahead = forecast(state, [o.command for o in chosen.kept if o is not order] + [order.command])
+        return "。".join(part for part in (word, ahead) if part) or None
 
     def check(self, state: DHState, order: Order) -> str | None:
         command = order.command

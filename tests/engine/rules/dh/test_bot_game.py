@@ -237,12 +237,17 @@ def test_every_phase_state_is_the_fold_of_the_log(played) -> None:
 
 def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp_path: Path) -> None:
     """Issue 28 (a second, different line: void by default) and issue 25 (`>>1 赤星 D1移動`, an anchor
-    before the name, was dropped without a word and the earlier line ran)."""
+    before the name, was dropped without a word and the earlier line ran; a move into a wall was
+    accepted with no word until the report)."""
     game = Game(tmp_path, SCHEDULE)
     try:
         game.tick("20:00:00")
-        first = game.post("20:02:00", "会長 C2移動\n書記 B2移動", SEITOKAI)
+        first = game.post("20:02:00", "会長 C2移動\n書記 B2移動\n会計 E4移動", SEITOKAI)
         game.tick("20:03:00")
+        assert (
+            f">>{first} 会計 E4移動 待機（壁のため移動できません（このままなら待機））"
+            in game.bot_posts()[-1]
+        )
         second = game.post("20:04:00", "会長 C3移動", SEITOKAI)
         game.tick("20:05:00")
         void_receipt = game.bot_posts()[-1]
@@ -260,6 +265,7 @@ def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp
         game.tick("20:31:00")
         report = game.reports(1)[0]
         assert "移動 C1→C2" in report and "移動 B1→B2→B3" in report
+        assert "E4へは移動できないため行動キャンセル" in report
         assert f"【無効の行】\n>>{second} 会長 C3移動 待機 → 会長には>>{first}の行があり" in report
         shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in game.board.posts()]
         assert verify_thread(game.board.key, shown, render_body, None, REGISTRY.by_name).ok
