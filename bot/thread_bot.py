@@ -127,15 +127,23 @@ class ThreadBot:
         return ThreadView(self.ref.id, self.ref.key, self.ref.read_url)
 
     def is_own(self, post: PostRecord) -> bool:
-        """With a trip, the trip proves it; without one, the name and a body the bot queued."""
-        if self.trip:
-            return post.trip == self.trip
-        if post.name != self.name:
-            return False
-        body = comparable(post.body)
-        return any(
-            comparable(row.body) == body for row in self.store.outbox(self.thread_id, ["sending", "sent"])
-        )
+        """The bot's post: its trip proves it, and so does a body the bot sent there or the number
+        one of its posts was found at — a trip garbled on the way (or no trip at all) must never
+        make the bot answer itself. A name alone proves nothing: anyone can type it."""
+        return self.own_test(post.thread_id)(post)
+
+    def own_test(self, thread_id: str) -> Callable[[PostRecord], bool]:
+        """`is_own` for the posts of one read: the thread's outbox is looked at once."""
+        rows = self.store.outbox(thread_id, ["sending", "sent"])
+        bodies = {comparable(row.sent_body or row.body) for row in rows}
+        numbers = {row.sent_number for row in rows if row.sent_number}
+
+        def own(post: PostRecord) -> bool:
+            if self.trip and post.trip == self.trip:
+                return True
+            return post.number in numbers or comparable(post.body) in bodies
+
+        return own
 
     def _others_after(self, number: int, thread_id: str | None = None) -> bool:
         posts = self.store.posts_after(thread_id or self.thread_id, number)
@@ -269,7 +277,7 @@ class ThreadBot:
             last_number=result.state.last_number,
             posts=[_record(ref.id, post) for post in result.posts],
             now=now,
-            is_own=self.is_own,
+            is_own=self.own_test(ref.id),
         )
         self._states[ref.id] = result.state
         if ref.id == self.thread_id and any(not post.own for post in fresh):

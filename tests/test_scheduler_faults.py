@@ -434,3 +434,28 @@ def test_a_portal_redirect_on_the_first_post_loses_neither_the_commitment_nor_an
     bot_posts = [p for p in board.posts() if p.trip == BOT_TRIP]
     assert sum("【ダイス検証】" in p.body for p in bot_posts) == 1
     assert answers(board, number) == 1
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_a_garbled_trip_never_makes_the_bot_answer_itself(board, tmp_path, dialect: str) -> None:
+    # Every read shows the bot's trip one character off (consistently, so every proof of the read
+    # holds): recognised by the trip alone, each of its answers was a command to answer again.
+    reads = "/test/dat/" if dialect == "2ch" else "/bbs/rawmode.cgi/"
+
+    def garble(request, forward):
+        answer = forward()
+        answer.set_data(answer.get_data().replace(BOT_TRIP.encode(), BOT_TRIP[:-1].encode() + b"Z"))
+        return answer
+
+    board.script.script("GET", reads, garble, times=None)
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, dialect=dialect)
+    asked = []
+    for n in range(4):
+        asked.append(board.post(f"dice1d6= {n}", dialect=dialect))
+        bot.tick()
+        clock.advance(61)
+    own = [p.number for p in board.posts() if p.trip == BOT_TRIP]
+    assert [answers(board, number) for number in asked] == [1, 1, 1, 1]
+    assert not [number for number in own if board.replies_to(number)], "the bot answered itself"
+    assert all(post.own for post in bot.store.posts_after(bot.thread_id, 0) if post.number in own)
