@@ -23,6 +23,7 @@ from engine.keys import JST
 from engine.ruleset import Registry
 from poster.pacing import Pacer
 from scraper.fetch import USER_AGENT, make_session
+from scraper.http import make_reader
 from scraper.refs import ThreadRef
 from store.db import Store
 from web.server import GamePage
@@ -48,8 +49,18 @@ class Runner:
         for thread_id, sent_at in self.store.last_sent():  # a restart waits out the board's pace too
             self.pacer.remember(ThreadRef.from_url(thread_id).origin, datetime.fromisoformat(sent_at))
         self.clock = clock or (lambda: datetime.now(JST))
+        self.reader = make_reader(bot.user_agent or USER_AGENT, pool=bot.workers, fallback=self.session)
         self.bots = [
-            ThreadBot(game, bot, self.store, self.session, self.clock, self.pacer, registry=registry)
+            ThreadBot(
+                game,
+                bot,
+                self.store,
+                self.session,
+                self.clock,
+                self.pacer,
+                registry=registry,
+                reader=self.reader,
+            )
             for game in games
         ]
         self.loop = PollLoop(bot.workers, bot.per_host)

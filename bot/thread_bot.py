@@ -28,6 +28,7 @@ from poster.rollover import Rollover
 from poster.writer import BoardWriter
 from scraper.fetch import FetchError, FetchResult, FetchState, fetch, first_post_identity
 from scraper.gone import GoneWitness
+from scraper.http import Reader
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, read_limits
@@ -81,10 +82,12 @@ class ThreadBot:
         pacer: Pacer | None = None,
         *,
         registry: Registry,
+        reader: Reader | requests.Session | None = None,
     ) -> None:
         self.game = game
         self.store = store
         self.session = session
+        self.reader = reader or session  # the polls' GETs (scraper.http: lighter than requests)
         self.clock = clock
         configured = ThreadRef.from_url(game.thread)
         store.ensure_thread(configured.id, game.thread, str(configured.dialect), game.id)
@@ -264,7 +267,7 @@ class ThreadBot:
             known = first_post_identity(first) if first and not first.deleted else None
             state = FetchState(record.size, record.last_modified, record.last_number, first_post=known)
             self._states[ref.id] = state
-        return fetch(self.session, ref, state, html=self.game.read == "html")
+        return fetch(self.reader, ref, state, html=self.game.read == "html")
 
     def _store_read(self, ref: ThreadRef, result: FetchResult, now: datetime) -> list[PostRecord]:
         """What a read brought, stored when it changed anything (an idle 304 writes nothing)."""

@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlite_utils import Database
+from sqlite_utils.db import NotFoundError
 
 from store.outbox import OutboxTable
 from store.records import (
@@ -51,6 +52,8 @@ def _record(cls: type, row: dict) -> object:
     names = {f.name for f in fields(cls)}
     return cls(**{key: value for key, value in row.items() if key in names})
 
+
+_THREAD_BY_ID = f"select {', '.join(f.name for f in fields(ThreadRecord))} from threads where id = ?"
 
 OWNER_ONLY = 0o600  # the database holds every game's secret seed and each period's key
 
@@ -111,8 +114,13 @@ class Store(OutboxTable):
         return self.thread(thread_id)
 
     def thread(self, thread_id: str) -> ThreadRecord:
+        """One read by the primary key (every poll asks it; sqlite-utils' `get` looks the table's
+        keys up first, and cost twelve times the query)."""
         with self._lock:
-            return _record(ThreadRecord, self.db["threads"].get(thread_id))  # type: ignore[return-value]
+            row = self.db.conn.execute(_THREAD_BY_ID, [thread_id]).fetchone()
+        if row is None:
+            raise NotFoundError(f"no thread {thread_id!r}")
+        return ThreadRecord(*row)
 
     def threads_of_game(self, game_id: str) -> list[ThreadRecord]:
         with self._lock:
