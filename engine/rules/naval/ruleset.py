@@ -274,20 +274,25 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
             return problem.reason
         return _author_problem(state, order.author, island)
 
+    @gc_paused
     def resolve(
         self, state: NavalState, orders: Sequence[Order], source: RandomSource
     ) -> tuple[NavalState, Report]:
         parsed: list[ParsedOrder] = []
+        islands = state.islands
         for order in orders:
             command = order.command
             post = order.post or None
             if isinstance(command, NavalOrderError):
-                parsed.append(replace(command, post=post))
+                parsed.append(command if command.post == post else replace(command, post=post))
                 continue
             island = command.island or unit_island(command.unit)
-            problem = _author_problem(state, order.author, island)
+            home = islands.get(island)  # an island listing no players lets anyone order
+            problem = _author_problem(state, order.author, island) if home and home.players else None
             if problem is not None:
                 parsed.append(NavalOrderError(order.canonical, problem, island, post=post))
+            elif command.island == island and command.post == post:
+                parsed.append(command)  # as read: a 10,000-order period copies none of them
             else:
                 parsed.append(replace(command, island=island, post=post))
         new_state, outcome = naval.resolve(state, parsed, source)

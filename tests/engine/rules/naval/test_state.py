@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.rng import RecordedSource
 from engine.rules.naval import load_scenario, resolve_period
@@ -17,8 +19,12 @@ from engine.rules.naval.state import (
     FIGHTER,
     SEA_CONTROL,
     TRANSPORT,
+    Island,
     NavalState,
+    Options,
     ScenarioError,
+    _plain_unit,
+    _unit,
     initial_state,
     state_from_dict,
     state_to_dict,
@@ -229,3 +235,66 @@ def test_the_json_form_is_the_dataclasses_one_field_for_field() -> None:
             assert state.evacuations
         ours, reference = state_to_dict(state), _as_dataclasses_would(state)
         assert json.dumps(ours, ensure_ascii=False) == json.dumps(reference, ensure_ascii=False), path.name
+
+
+# --- the one-step reading of an ordinary [[units]] entry ---------------------------------------------
+
+_PROBE = NavalState(
+    1,
+    10,
+    8,
+    Options(),
+    {"DD": "sea-control", "F": "fighter", "CV": "carrier", "LST": "transport"},
+    {"ABC": Island("ABC", (1, 1)), "XYZ": Island("XYZ", (5, 5))},
+    {},
+)
+_BASES = [
+    {"id": "ABC-DD-A-01", "hex": [2, 3], "anti_air": 3, "anti_ship": 5},
+    {"id": "XYZ-F-B-2", "base": "ABC", "anti_air": 1, "anti_ship": 2},
+    {"id": "ABC-CV-A-01", "kind": "CV", "hex": [0, 7], "anti-air": 2, "anti-ship": 2},
+    {"id": "ABC-LST-A-01", "hex": [9, 0]},
+]
+_KEYS = ["id", "kind", "hex", "base", "anti_air", "anti-air", "anti_ship", "anti-ship", "strength"]
+_VALUES = st.one_of(
+    st.integers(-2, 12),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False, max_value=9),
+    st.sampled_from(
+        ["DD", "F", "SS", "ABC", "ABC-CV-A-01", "NOPE", "", "QQQ-DD-A-01", "abc-DD-A-1", "ABC-DD-A"]
+    ),
+    st.lists(st.integers(-1, 11), max_size=3),
+    st.tuples(st.integers(0, 3), st.integers(0, 3)),
+)
+_ENTRIES = st.builds(
+    lambda base, changes, dropped: {
+        **{key: value for key, value in base.items() if key not in dropped},
+        **dict(changes),
+    },
+    st.sampled_from(_BASES),
+    st.lists(st.tuples(st.sampled_from(_KEYS), _VALUES), max_size=2),
+    st.sets(st.sampled_from(_KEYS), max_size=1),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ENTRIES, st.booleans())
+def test_the_one_step_reading_agrees_with_the_full_check(entry: dict, taken: bool) -> None:
+    """Whatever `_plain_unit` reads, `_unit` reads the same with no problem; what `_plain_unit` leaves,
+    `_unit` decides (so every refusal keeps its reason)."""
+    units = {"ABC-DD-A-01": None, "XYZ-F-B-2": None} if taken else {}
+    quick = _plain_unit(entry, _PROBE, units)  # type: ignore[arg-type]
+    errors: list[str] = []
+    full = _unit(entry, 1, _PROBE, units, errors)  # type: ignore[arg-type]
+    if quick is not None:
+        assert errors == [] and full == quick
+
+
+def test_ordinary_entries_take_the_one_step_reading() -> None:
+    for entry in (
+        {"id": "ABC-DD-A-01", "hex": [2, 3], "anti_air": 3, "anti_ship": 5},
+        {"id": "ABC-F-A-01", "base": "ABC", "anti-air": 4, "anti-ship": 0},
+        {"id": "ABC-LST-A-01", "kind": "LST", "hex": [0, 0]},
+        {"id": "ABC-LST-A-02", "hex": [0, 0], "anti_air": 0, "anti_ship": 0},
+    ):
+        assert _plain_unit(entry, _PROBE, {}) is not None, entry
