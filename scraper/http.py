@@ -8,7 +8,7 @@ whole environment for proxy settings on every request), 0.31–0.52 ms through u
 or a connection pool), 0.18 ms through `http.client`. At 5,000 threads polled every 10 s the poll is
 most of what the bot does, so the client is the one with the least of its own work.
 
-`Reader.get` answers like `requests.Session.get` where `scraper.fetch` looks (`status_code`,
+`Reader.get` answers like `requests.Session.get` where `scraper.fetch` looks (`url`, `status_code`,
 `headers`, `content`, `encoding`), never follows a redirect, decodes gzip and deflate as requests
 does, and raises `ReadFailed` — a `requests.ConnectionError` — for anything the network does, so
 `fetch` treats both clients alike. A kept-alive connection the board closed meanwhile is retried
@@ -47,6 +47,7 @@ class _Stale(Exception):
 
 @dataclass(frozen=True)
 class Answer:
+    url: str  # as asked (the reader never follows a redirect)
     status_code: int
     reason: str
     headers: Message  # case-insensitive `get`, as requests' headers
@@ -102,11 +103,11 @@ class Reader:
         reused = self._take(key)
         if reused is not None:
             try:
-                return self._exchange(key, reused, target, sent, read)
+                return self._exchange(url, key, reused, target, sent, read)
             except _Stale:  # the board closed it while it was idle: once more, on a new connection
                 pass
         try:
-            return self._exchange(key, self._open(key, connect), target, sent, read)
+            return self._exchange(url, key, self._open(key, connect), target, sent, read)
         except _Stale as stale:
             raise ReadFailed(f"{url}: {stale}") from stale.__cause__
 
@@ -156,6 +157,7 @@ class Reader:
 
     def _exchange(
         self,
+        url: str,
         key: tuple[str, str, int],
         connection: http.client.HTTPConnection,
         target: str,
@@ -184,7 +186,7 @@ class Reader:
             content = _decoded(body, response.headers.get("Content-Encoding", ""))
         except zlib.error as error:
             raise ReadFailed(f"{key[1]}{target}: the body does not decode ({error})") from error
-        return Answer(response.status, response.reason, response.headers, content)
+        return Answer(url, response.status, response.reason, response.headers, content)
 
 
 def make_reader(
