@@ -18,7 +18,8 @@ No silent line: a line is an order when it starts with `参加` `引き抜き` `
 area and a colon, or with a name and a colon and a command word, or is a command word alone; an order
 that cannot be read is a `Rejection` with the reason and, where one is near, the form meant
 (「読めませんでした。もしかして: 東京：内政」). Anything else is chat. Numbers are ASCII digits after
-NFKC, at most `MAX_DIGITS` long. Names are checked against the state later (`authority.py`).
+NFKC, at most 9 digits (`parser.numbers`, the one number reader). Names are checked against the
+state later (`authority.py`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from engine.rules.nijiyabou.names import (
     troop_name,
 )
 from engine.ruleset import OrderText, Rejection
+from parser.numbers import DIGITS, NotANumber, read_number
 
 DIPLOMACY, DOMESTIC, CONSCRIPT, MOVE, SORTIE, STREAM = "外交", "内政", "徴兵", "移動", "出陣", "配信"
 COMMANDS = (DIPLOMACY, DOMESTIC, CONSCRIPT, MOVE, SORTIE, STREAM)  # one of these per area
@@ -49,16 +51,15 @@ ALLY, JOINT, DEMAND, YIELD = "同盟", "共同攻撃", "降伏させる", "降�
 CLAIM, POACH, DEFECT, REVOLT = "参加", "引き抜き", "寝返り", "下克上"
 NONE_WORDS = ("なし", "無し", "解除")
 MAX_SORTIE = 4
-MAX_DIGITS = 9  # no count in this game comes near a billion; longer is a typo or a probe
 WORDS = (*COMMANDS, ORGANIZE, RELIEF, DELEGATE)
 
 _DOT = regex.compile(r"\s*[・･]\s*")
-_ANCHORS = regex.compile(r"^(?:>>[0-9]+(?:-[0-9]+)?[\s,、]*)+")
+_ANCHORS = regex.compile(rf"^(?:>>{DIGITS}+(?:-{DIGITS}+)?[\s,、]*)+")
 _AREA_LINE = regex.compile(r"^\s*(\S+?)\s*[:：]\s*(\S+)(?:\s+(.*?))?\s*$")
 _ACT_LINE = regex.compile(rf"^\s*({CLAIM}|{POACH}|{DEFECT}|{REVOLT})(?:\s+(.*?))?\s*$")
 _SPLIT = regex.compile(r"[\s、,]+")
-_UNIT = regex.compile(r"^(.+?)\((\S+?)([0-9]*)\)$")
-_AMOUNT = regex.compile(rf"^({'|'.join(TROOPS)}|国力)([0-9]+)$")
+_UNIT = regex.compile(rf"^(.+?)\((\S+?)({DIGITS}*)\)$")
+_AMOUNT = regex.compile(rf"^({'|'.join(TROOPS)}|国力)({DIGITS}+)$")
 
 
 @dataclass(frozen=True)
@@ -247,12 +248,7 @@ def _act(kind: str, args: list[str]) -> Command | str:
     return Act(kind, args[0], args[1] if kind == DEFECT else None)
 
 
-_LONG = regex.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}")
-
-
 def _area_order(area: str, kind: str, args: list[str]) -> Command | str:
-    if any(_LONG.search(arg) for arg in args):
-        return f"数が大きすぎます（{MAX_DIGITS}桁まで）"
     reader = {
         DIPLOMACY: _diplomacy,
         DOMESTIC: _nothing,
@@ -285,20 +281,23 @@ def _diplomacy(area: str, kind: str, args: list[str]) -> Command | str:
     return AreaOrder(area, kind, area_name(rest[0]) or rest[0], act)
 
 
-def _amounts(args: list[str], allow_power: bool) -> tuple[list[tuple[str, int]], list[str]]:
-    """`足軽2000` / `足軽 2000` / `国力3` tokens, and the other tokens."""
+def _amounts(args: list[str], allow_power: bool) -> tuple[list[tuple[str, int]], list[str]] | str:
+    """`足軽2000` / `足軽 2000` / `国力3` tokens, and the other tokens (or why a number is refused)."""
     amounts, rest, index = [], [], 0
     while index < len(args):
         token = args[index]
         if (
             (troop_name(token) or (allow_power and token == "国力"))
             and index + 1 < len(args)
-            and regex.fullmatch("[0-9]+", args[index + 1]) is not None
+            and regex.fullmatch(f"{DIGITS}+", args[index + 1]) is not None
         ):
             token, index = token + args[index + 1], index + 1
         match = _AMOUNT.match(token)
         if match and (allow_power or match[1] != "国力"):
-            amounts.append((match[1], int(match[2])))
+            number = read_number(match[2], what=match[1])
+            if isinstance(number, NotANumber):
+                return number.reason
+            amounts.append((match[1], number))
         else:
             rest.append(token)
         index += 1
@@ -306,7 +305,10 @@ def _amounts(args: list[str], allow_power: bool) -> tuple[list[tuple[str, int]],
 
 
 def _conscript(area: str, kind: str, args: list[str]) -> Command | str:
-    amounts, rest = _amounts(args, allow_power=False)
+    read = _amounts(args, allow_power=False)
+    if isinstance(read, str):
+        return read
+    amounts, rest = read
     if rest or not amounts:
         return f"徴兵は兵種と数を書いてください（例：{area}：徴兵 足軽2000 鉄砲500）"
     if any(amount <= 0 for _, amount in amounts) or len({t for t, _ in amounts}) != len(amounts):
@@ -318,7 +320,10 @@ def _move(area: str, kind: str, args: list[str]) -> Command | str:
     usage = f"（例：{area}：移動 埼玉 月ノ美兎 足軽2000 国力3）"
     if not args or area_name(args[0]) is None:
         return f"移動先のエリアを最初に書いてください{usage}"
-    amounts, livers = _amounts(args[1:], allow_power=True)
+    read = _amounts(args[1:], allow_power=True)
+    if isinstance(read, str):
+        return read
+    amounts, livers = read
     if not amounts and not livers:
         return f"移動させるライバー・兵・国力を書いてください{usage}"
     if any(amount <= 0 for _, amount in amounts):
@@ -332,7 +337,11 @@ def _unit(token: str) -> Unit | str:
     match = _UNIT.match(token)
     if match is None or troop_name(match[2]) is None:
         return f"「{token}」は ライバー名(兵種) か ライバー名(兵種と数) の形で書いてください（例：月ノ美兎(騎兵)）"
-    return Unit(match[1], troop_name(match[2]) or "", int(match[3]) if match[3] else None)
+    troop = troop_name(match[2]) or ""
+    amount = read_number(match[3], what=f"{match[1]}の{troop}") if match[3] else None
+    if isinstance(amount, NotANumber):
+        return amount.reason
+    return Unit(match[1], troop, amount)
 
 
 def _units(tokens: list[str]) -> list[Unit] | str:

@@ -25,6 +25,7 @@ from engine.rules.nijiyabou.resolve import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from parser.numbers import NotANumber, read_number
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -53,12 +54,10 @@ def _liver_key(state: State, text: str) -> str:
 
 
 def _number(value: Any, low: int, high: int | None = None) -> int:
-    text = nfkc(str(value)).strip()
-    if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
-        raise RulesetError(
-            f"「{value}」は{low}以上{'' if high is None else f'{high}以下'}の整数にしてください"
-        )
-    return int(text)
+    number = read_number(str(value), what="値", low=low, high=high)
+    if isinstance(number, NotANumber):
+        raise RulesetError(number.reason)
+    return number
 
 
 def _set_area(state: State, name: str, parts: list[str], value: Any) -> None:

@@ -83,8 +83,12 @@ def test_settings_assign_remove_and_change_and_refuse_with_why() -> None:
     assert "神奈川" not in state.neighbours("千葉")
     with pytest.raises(RulesetError, match="設定できません"):
         RULESET.set_value(state, "weather", "晴れ")
-    with pytest.raises(RulesetError, match="1以上100以下"):
+    with pytest.raises(RulesetError, match="1～100"):
         RULESET.set_value(state, "livers.月ノ美兎.統率", "101")
+    with pytest.raises(RulesetError, match="大きすぎます"):  # issue 24: 4,400 digits are a refusal
+        RULESET.set_value(state, "areas.東京.power", "9" * 4400)
+    with pytest.raises(RulesetError, match="数字"):
+        RULESET.set_value(state, "areas.東京.power", "\u1369")
     with pytest.raises(RulesetError, match="いません"):
         RULESET.set_value(state, "players.だれか", "x◆y")
 
