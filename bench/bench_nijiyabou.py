@@ -8,7 +8,6 @@ import statistics
 import time
 
 from engine.rng import SeededSource
-from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.ruleset import RULESET
 from engine.rules.nijiyabou.state import State
@@ -32,7 +31,7 @@ def full_orders(state: State) -> list[Order]:
     for number, text in enumerate(lines, start=1):
         parsed = parse_line(text)
         assert isinstance(parsed, OrderText), text
-        orders.append(Order(number, 0, OFFLINE_GM, OFFLINE_GM, parsed.command, parsed.canonical))
+        orders.append(Order(number, 0, "bench", "bench", parsed.command, parsed.canonical, gm=True))
     return orders
 
 

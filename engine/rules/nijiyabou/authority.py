@@ -2,9 +2,10 @@
 for the areas of the country that liver is lord of, except the areas delegated (委任) to a vassal
 player's liver, which that vassal orders (all but 外交).
 
-- A country nobody has joined is commanded by nobody in the thread: it does nothing and defends.
-  Only the GM's offline tool (`threadgm adjudicate`, whose unsigned lines come from `OFFLINE_GM`)
-  orders it. So 外交 (同盟, 降伏) always has each country's own lord behind it (「両国の合意」).
+- A country nobody has joined is commanded by no player: it does nothing and defends. Only a GM's
+  order (`Order.gm`: a configured GM's trip; every line of the offline tools) may command it, and a
+  GM's order may command any area. So 外交 (同盟, 降伏) always has each country's own lord or the GM
+  behind it (「両国の合意」).
 - 参加 needs a trip (a bare name is anyone's). Claims settle when the season is resolved (first claim
   wins); an order for the country claimed in the same season is taken at the receipt (`intake`) and
   judged again, after the claims, by `resolve`. The receipt's word on it is `receipts.py`'s.
@@ -32,10 +33,6 @@ from engine.rules.nijiyabou.orders import (
     Command,
 )
 from engine.rules.nijiyabou.state import State
-
-# The author `threadgm adjudicate` gives an ORDERS.txt line written without `名前:` (the GM's own
-# tool). A name read from a board never begins with a space (the scraper collapses whitespace).
-OFFLINE_GM = " GM"
 
 
 def identity(text: str) -> tuple[str, str | None]:
@@ -85,13 +82,16 @@ def claim_target(state: State, text: str) -> str | None:
     return key(text) if liver is not None else None
 
 
-def problem(state: State, command: Command, author: str, *, intake: bool = False) -> str | None:
-    """Why `author` cannot give `command` now (Japanese), or None. At `intake` (the receipt) an order
-    for a country nobody has joined yet passes from an author who has not joined either: a claim in
-    the same season may give it to him (`resolve` judges it again after the claims)."""
+def problem(
+    state: State, command: Command, author: str, *, gm: bool = False, intake: bool = False
+) -> str | None:
+    """Why `author` cannot give `command` now (Japanese), or None; `gm`: the order is a GM's. At
+    `intake` (the receipt) an order for a country nobody has joined yet passes from an author who has
+    not joined either: a claim in the same season may give it to him (`resolve` judges it again after
+    the claims)."""
     if isinstance(command, Act):
         return _act_problem(state, command, author)
-    return _area_problem(state, command, author, intake)
+    return _area_problem(state, command, author, gm, intake)
 
 
 def unclaimed_problem(state: State, area: str, author: str) -> str:
@@ -104,14 +104,14 @@ def unclaimed_problem(state: State, area: str, author: str) -> str:
     return f"{area}の国（{lord.name}）にはプレイヤーがいないため命令できません（{why}）"
 
 
-def _area_problem(state: State, command: AreaOrder, author: str, intake: bool) -> str | None:
+def _area_problem(state: State, command: AreaOrder, author: str, gm: bool, intake: bool) -> str | None:
     area = state.areas[command.area]
     if area.owner is None:
         return f"{command.area}を支配する国がありません"
     boss = controller(state, command.area)
     assert boss is not None
     player = state.livers[boss].player
-    if author == OFFLINE_GM:
+    if gm:
         pass
     elif player is None and (not intake or played_liver(state, author) is not None):
         return unclaimed_problem(state, command.area, author)

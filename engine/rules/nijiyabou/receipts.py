@@ -91,7 +91,7 @@ def _replaced(order: Order, earlier: Sequence[Order]) -> str | None:
 
 def _unclaimed(state: State, command: AreaOrder, order: Order, earlier: Sequence[Order]) -> str | None:
     owner = state.areas[command.area].owner
-    if order.author == authority.OFFLINE_GM or owner is None or authority.claimed(state, owner):
+    if order.gm or owner is None or authority.claimed(state, owner):
         return None
     lord = state.countries[owner].lord
     claim = claims(state, earlier).get(lord)

@@ -104,7 +104,7 @@ def _authorized(state: State, orders: Sequence[Order], season: Season) -> tuple[
         command = order.command
         if isinstance(command, Act) and command.kind == CLAIM:
             continue
-        reason = authority.problem(state, command, order.author)
+        reason = authority.problem(state, command, order.author, gm=order.gm)
         if reason:
             season.refused.append((order.post, order.canonical, reason))
         elif isinstance(command, Act):

@@ -150,13 +150,10 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
         return parse_line(line)
 
     def read_orders(self, state: State, text: str) -> list[Order]:
-        """ORDERS.txt of `threadgm adjudicate`: a line without `名前:` is the GM's, who may order any
-        area there (the countries nobody has joined, too)."""
+        """ORDERS.txt of `threadgm adjudicate`: a line without `名前:` is the GM's (the offline tool is
+        the GM's own), who may order any area (the countries nobody has joined, too)."""
         orders = super().read_orders(state, text)
-        return [
-            replace(o, author=authority.OFFLINE_GM, player=authority.OFFLINE_GM) if o.author == "GM" else o
-            for o in orders
-        ]
+        return [replace(o, gm=True) if o.author == "GM" and o.player == "GM" else o for o in orders]
 
     def order_key(self, order: Order) -> str:
         return receipts.order_key(order)
@@ -165,7 +162,7 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
         return receipts.remark(state, order, earlier)
 
     def check(self, state: State, order: Order) -> str | None:
-        return authority.problem(state, order.command, order.author, intake=True)
+        return authority.problem(state, order.command, order.author, gm=order.gm, intake=True)
 
     def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
         new, season = resolve_season(state, orders, source)

@@ -15,7 +15,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.resolve import resolve_season
 from engine.rules.nijiyabou.state import State, initial_state
@@ -96,7 +95,7 @@ def random_orders(state: State, rng: random.Random) -> list[Order]:
                 continue
             parsed = parse_line(text)
             assert isinstance(parsed, OrderText), text
-            orders.append(Order(len(orders) + 1, 0, OFFLINE_GM, OFFLINE_GM, parsed.command, parsed.canonical))
+            orders.append(Order(len(orders) + 1, 0, "sim", "sim", parsed.command, parsed.canonical, gm=True))
     return orders
 
 

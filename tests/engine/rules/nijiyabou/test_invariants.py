@@ -10,7 +10,6 @@ import random
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou import RULESET
-from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, OrderText
@@ -49,7 +48,9 @@ def random_orders(state: State, rng: random.Random, authors: list[str]) -> list[
         parsed = parse_line(text)
         if isinstance(parsed, OrderText):
             author = rng.choice(authors)
-            orders.append(Order(number, 0, author, author, parsed.command, parsed.canonical))
+            orders.append(
+                Order(number, 0, author, author, parsed.command, parsed.canonical, gm=author == "GM")
+            )
     return orders
 
 
@@ -69,7 +70,7 @@ def assert_consistent(state: State) -> None:
 
 def test_random_seasons_keep_the_state_consistent() -> None:
     rng = random.Random(15)
-    authors = [f"P{n}◆T{n}" for n in range(8)] + ["GM", OFFLINE_GM]
+    authors = [f"P{n}◆T{n}" for n in range(8)] + ["GM"]
     state = RULESET.initial_state({})
     for season in range(40):
         state, outcome = RULESET.resolve(

@@ -9,15 +9,14 @@ import pytest
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou import RULESET
-from engine.rules.nijiyabou.authority import OFFLINE_GM
 from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, RulesetError
 
 
-def order(text: str, author: str = OFFLINE_GM, post: int = 1) -> Order:
+def order(text: str, author: str = "GM", post: int = 1) -> Order:
     parsed = parse_line(text)
-    return Order(post, 0, author, author, parsed.command, parsed.canonical)
+    return Order(post, 0, author, author, parsed.command, parsed.canonical, gm=author == "GM")
 
 
 def claimed() -> State:
@@ -168,3 +167,17 @@ def test_the_gm_sets_alliances_on_both_sides() -> None:
     assert state.countries["月ノ美兎"].allies == [] and state.countries["樋口楓"].allies == []
     with pytest.raises(RulesetError, match="他国の君主"):
         RULESET.set_value(state, "countries.月ノ美兎.allies", "月ノ美兎")
+
+
+def test_nobody_but_a_gm_commands_a_country_nobody_has_joined() -> None:
+    """Issue 24: a joined player (or anyone named GM without the GM's trip) commanding an unclaimed
+    country could make it surrender to him; §4 needs 「両国の合意」."""
+    state = claimed()
+    parsed = parse_line("千葉：外交 降伏する 東京")
+    alice = Order(3, 0, "アリス◆ALICE", "アリス◆ALICE", parsed.command, parsed.canonical)
+    assert "プレイヤーがいないため命令できません" in RULESET.check(state, alice)
+    named_gm = Order(3, 0, "GM", "GM", parsed.command, parsed.canonical)
+    _, outcome = RULESET.resolve(state, [named_gm], SeededSource(b"k" * 32))
+    assert "プレイヤーがいないため命令できません" in outcome.plain
+    gm = Order(3, 0, "GM◆GMTRIP", "GM◆GMTRIP", parsed.command, parsed.canonical, gm=True)
+    assert RULESET.check(state, gm) is None
