@@ -40,23 +40,39 @@ def _signed(value: int) -> str:
 
 
 def threshold(
-    own: int, mods: Sequence[tuple[str, int]], *, lowest: bool, own_fixed: int | None = None
+    own: int,
+    mods: Sequence[tuple[str, int]],
+    *,
+    lowest: bool,
+    own_fixed: int | None = None,
+    fixed_wins: bool = True,
 ) -> int:
-    """The C値 (lowest=True) or F値 of a check from its own value and the effects on it."""
+    """The C値 (lowest=True) or F値 of a check from its own value and the effects on it.
+
+    「C値やF値を固定する効果については…この固定された値にはC値やF値を操作する効果は影響しない」 reads two
+    ways when a fixed F7 meets another effect's F8: `fixed_wins` (the default) takes the fixed value over
+    every other effect; without it the fixed value is one result among the others and the highest F
+    (lowest C) of all of them applies."""
     pick = min if lowest else max
     fixed = [value for kind, value in mods if kind == FIXED]
     if own_fixed is not None:
         fixed.append(own_fixed)
-    if fixed:
+    results = [own + value if kind == CHANGES else value for kind, value in mods if kind != FIXED]
+    if fixed and fixed_wins:
         return pick(fixed)
-    results = [own + value if kind == CHANGES else value for kind, value in mods]
+    if fixed:
+        return pick(fixed + results)
     return pick(results) if results else own
 
 
-def thresholds(sheet: Sheet, check: Check) -> tuple[int, int]:
+def thresholds(sheet: Sheet, check: Check, *, fixed_wins: bool = True) -> tuple[int, int]:
     own = sheet.overrides.get(check.label or check.stat, {})
-    c = threshold(own.get("C", sheet.c), check.c_mods, lowest=True, own_fixed=own.get("C固定"))
-    f = threshold(own.get("F", sheet.f), check.f_mods, lowest=False, own_fixed=own.get("F固定"))
+    c = threshold(
+        own.get("C", sheet.c), check.c_mods, lowest=True, own_fixed=own.get("C固定"), fixed_wins=fixed_wins
+    )
+    f = threshold(
+        own.get("F", sheet.f), check.f_mods, lowest=False, own_fixed=own.get("F固定"), fixed_wins=fixed_wins
+    )
     return max(c, 0), max(f, 0)
 
 
@@ -71,10 +87,12 @@ def roll_dice(count: int, dice: Dice) -> list[int]:
     return [dice.roll(6) for _ in range(count)]
 
 
-def roll_check(sheet: Sheet, check: Check, dice: Dice, number: int, count: int = 3) -> CheckRecord:
+def roll_check(
+    sheet: Sheet, check: Check, dice: Dice, number: int, count: int = 3, *, fixed_wins: bool = True
+) -> CheckRecord:
     """One check of `sheet`: the dice, the 達成値 and its thresholds, as the record kept for BP uses."""
     stat = sheet.stats.get(check.stat, 0)
-    c, f = thresholds(sheet, check)
+    c, f = thresholds(sheet, check, fixed_wins=fixed_wins)
     faces = roll_dice(count, dice)
     modifier = stat + check.modifier
     return CheckRecord(

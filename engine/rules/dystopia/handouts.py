@@ -186,6 +186,10 @@ def _request(ctx: Context, answerer: str, asker: str) -> Request:
 def agree(ctx: Context, actor: str | None, asker: str) -> None:
     answerer = ctx.actor(actor)
     request = _request(ctx, answerer.name, asker)
+    if request.kind == "show" and ctx.state.handouts[request.handout].barred_scene == ctx.state.scene_number:
+        raise DystopiaError(
+            f"{request.handout}は調査の対決に勝ったため、このシーン中は裏ハンドアウトを見せられません（申し出は取り消し。茶番判定の防止）"
+        )
     reader = request.asker if request.kind == "investigate" else answerer.name
     ctx.say(f"{answerer.name}が同意しました")
     publish(ctx, request.handout, reader)
@@ -203,14 +207,24 @@ def refuse(ctx: Context, actor: str | None, asker: str) -> None:
     face = ctx.dice("investigation").roll(10)
     stat = INVESTIGATION_TABLE[face]
     ctx.say(f"{answerer.name}が拒否しました。対決する基本能力値 1D10 ＞ {face} ＞ {stat}")
-    winner = opposed(ctx, investigator, Check(investigator.name, stat), answerer, stat)
-    if winner == investigator.name:
-        publish(ctx, answerer.name, investigator.name)
-    else:
-        ctx.state.handouts[answerer.name].barred_scene = ctx.state.scene_number
-        ctx.say(
-            f"{answerer.name}の勝ち：このシーン中、{answerer.name}は裏ハンドアウトを見せられません（茶番判定の防止）"
-        )
+    winner = opposed(ctx, investigator, Check(investigator.name, stat), answerer, stat, handout=answerer.name)
+    settle(ctx, answerer.name, investigator.name, won=winner == investigator.name)
+
+
+def settle(ctx: Context, owner: str, investigator: str, *, won: bool) -> None:
+    """An investigation's opposed check decided (or turned by a BP reroll): the investigator's win
+    publishes the handout and lifts any bar; the owner's bars the owner from showing it this scene
+    (its pending offers to show it lapse)."""
+    handout = ctx.state.handouts[owner]
+    if won:
+        if handout.barred_scene == ctx.state.scene_number:
+            handout.barred_scene = -1
+            ctx.say(f"{investigator}の勝ち：{owner}が裏ハンドアウトを見せられない制限は解除")
+        publish(ctx, owner, investigator)
+        return
+    handout.barred_scene = ctx.state.scene_number
+    ctx.state.requests = [r for r in ctx.state.requests if not (r.kind == "show" and r.handout == owner)]
+    ctx.say(f"{owner}の勝ち：このシーン中、{owner}は裏ハンドアウトを見せられません（茶番判定の防止）")
 
 
 def veto(ctx: Context, teller: str) -> None:

@@ -158,6 +158,7 @@ class CheckRecord:
     opponent_total: int = 0
     opponent_grade: int = 0
     passive: bool = False  # this record is the passive side of an opposed check
+    handout: str = ""  # the opposed check of an investigation: the owner of the handout at stake
 
 
 @dataclass
@@ -213,6 +214,14 @@ class Options:
     sheet_fields: list[str] = field(default_factory=lambda: list(SHEET_FIELDS))
     # Readings the seed allows two of (the default first: the bot's reading before they were options).
     bonus_partial_warning: bool = False  # ボーナスポイントを振り切っていない：違反（false）／注意だけ（true）
+    fixed_cf_wins: bool = True  # 固定したC値/F値：他の効果の値より優先（true）／最低C・最高Fに含める（false）
+    futou_refuse_above: bool = (
+        False  # HPが耐久値以上の不撓不屈：感情を切って回復なし（false）／受け付けない（true）
+    )
+    combat_effect_timing: bool = (
+        False  # 「戦闘中～」の効果：いつも残す（false）／解除タイミングが書いてあれば解除（true）
+    )
+    evade_todome: bool = False  # 戦闘不能中の絶対回避：受け付けない（false）／とどめを無効にできる（true）
 
 
 @dataclass
@@ -231,6 +240,7 @@ class State:
     requests: list[Request] = field(default_factory=list)
     checks_made: int = 0
     combat: Combat | None = None
+    todome_last: str = ""  # whom the step's last command killed with とどめ (evade_todome: it may 絶対回避)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -12,10 +12,10 @@ from typing import Any
 
 from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
-from engine.rules.dystopia import actions, combat, handouts, scenes
+from engine.rules.dystopia import actions, bp, combat, handouts, scenes
 from engine.rules.dystopia.audit import audit_handouts, published_keys
 from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch
-from engine.rules.dystopia.context import Context
+from engine.rules.dystopia.context import Context, require_affectable
 from engine.rules.dystopia.creation import play_breaches
 from engine.rules.dystopia.grammar import (
     GM_WORDS,
@@ -91,6 +91,9 @@ def initial_state(scenario: Mapping[str, Any]) -> State:
     return state
 
 
+DOWN_EFFECTS = (DOWN, f"{DOWN}状態", f"[{DOWN}状態]")
+
+
 def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
     if not args:
         raise DystopiaError("効果 名前 効果名 ／ 効果解除 名前 [効果名] と書いてください")
@@ -98,8 +101,10 @@ def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
     if add:
         if len(args) != 2:
             raise DystopiaError("効果 名前 効果名 と書いてください（例：効果 ユイ 戦闘中：毒）")
-        if sheet.down or sheet.dead:
-            raise DystopiaError(f"{sheet.name}は[{DOWN}状態]のため効果を受けません")
+        require_affectable(sheet)
+        if args[1] in DOWN_EFFECTS:
+            ctx.say(actions.go_down(sheet, ctx.state.options))
+            return
         sheet.effects.append(args[1])
     else:
         sheet.effects = [e for e in sheet.effects if len(args) > 1 and e != args[1]]
@@ -161,11 +166,28 @@ def run_command(ctx: Context, command: Command) -> None:
     elif isinstance(command, Amount):
         actions.do_amount(ctx, command)
     elif isinstance(command, BpUse):
-        actions.do_bp(ctx, command)
+        bp.do_bp(ctx, command)
     elif isinstance(command, Words):
         _words(ctx, command)
     else:
         actions.do_check(ctx, command)
+
+
+def readings(options: Options) -> list[str]:
+    """The scenario's choice where the seed reads two ways, one short phrase each (opening, HELP)."""
+    return [
+        "ボーナスポイントの振り残し " + ("注意だけ" if options.bonus_partial_warning else "違反"),
+        "固定したC値/F値 " + ("他の効果より優先" if options.fixed_cf_wins else "最低C・最高Fに含める"),
+        "耐久値以上での不撓不屈 "
+        + ("受け付けない" if options.futou_refuse_above else "感情を切って回復なし"),
+        "「戦闘中～」の効果 "
+        + ("解除タイミングがあれば解除" if options.combat_effect_timing else "戦闘不能でも残す"),
+        "戦闘不能中の絶対回避 " + ("とどめを無効にできる" if options.evade_todome else "使えない"),
+    ]
+
+
+def _is_word(command: Any, use: str) -> bool:
+    return isinstance(command, BpUse) and command.use == use
 
 
 def _lock_played(before: State, after: State) -> None:
@@ -284,6 +306,7 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
                 if isinstance(command, tuple):
                     take_sheet(ctx, command)
                 else:
+                    trial.todome_last = work.todome_last if _is_word(command, "絶対回避") else ""
                     run_command(ctx, command)
                     _lock_played(work, trial)
             except DystopiaError as error:
@@ -355,6 +378,7 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             f"判定 {options.dice}D6+能力値+修正（C値18・F値5から）",
             f"感情ロール 1D{die}・各PC{options.emotion_rolls}回",
             "とどめを刺す あり" if options.todome else "とどめを刺す 禁止",
+            *readings(options),
         ]
 
 

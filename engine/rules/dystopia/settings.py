@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules.dystopia.model import DystopiaError, State
+from engine.rules.dystopia.actions import go_down
+from engine.rules.dystopia.creation import play_breaches
+from engine.rules.dystopia.model import DystopiaError, Sheet, State
 from engine.rules.dystopia.scenes import enter_scene
 from engine.rules.dystopia.sheets import nfkc, number
 from engine.ruleset import Setting
@@ -14,11 +16,13 @@ SETTINGS = (
     Setting("scene", "シーン（オープニング・ドラマ・クライマックス・エンディング）。例：設定 scene=ドラマ"),
     Setting(
         "options.<名前>",
-        "emotion_rolls・short_session・todome・npc_handouts・start_cl・max_total。例：設定 options.todome=false",
+        "emotion_rolls・short_session・todome・npc_handouts・start_cl・max_total・bonus_partial_warning・"
+        "fixed_cf_wins・futou_refuse_above・combat_effect_timing・evade_todome。例：設定 options.todome=false",
     ),
     Setting(
         "sheets.<名前>.<項目>",
-        "hp・hp_max・mp・mp_max・durability・c・f・cl・money・row・down。例：設定 sheets.ユイ.hp=12",
+        "hp・hp_max・mp・mp_max・durability・c・f・cl・money・row・down・owner。例：設定 sheets.ユイ.hp=12"
+        "（hp=0 と down=true は戦闘不能のルールどおりHP0・効果解除・最後列、down=false はHP1以上で解除）",
     ),
     Setting("sheets.<名前>.stats.<能力値>", "能力値。例：設定 sheets.ユイ.stats.肉体=9"),
     Setting("sheets.<名前>.connections.<相手>.strength", "感情の強度（0～10）"),
@@ -26,7 +30,10 @@ SETTINGS = (
 )
 _SHEET_INTS = ("hp", "hp_max", "mp", "mp_max", "durability", "c", "f", "cl", "money")
 _OPTION_INTS = ("emotion_rolls", "start_cl", "max_total")
-_OPTION_BOOLS = ("short_session", "todome", "npc_handouts")
+_OPTION_BOOLS = (
+    *("short_session", "todome", "npc_handouts", "bonus_partial_warning", "fixed_cf_wins"),
+    *("futou_refuse_above", "combat_effect_timing", "evade_todome"),
+)
 
 
 def _bool(value: Any) -> bool:
@@ -48,15 +55,30 @@ def _option(state: State, name: str, value: Any) -> None:
         raise DystopiaError(f"options.{name} は設定できません（{known}）")
 
 
+def _sheet_value(state: State, sheet: Sheet, name: str, value: Any) -> None:
+    """A number of the sheet, or `down`: HP 0 and down=true take the one downing path (rule 1: 【HP】が
+    0以下になった場合／1以上のときに[戦闘不能状態]となった場合), down=false stands up at HP 1 or more."""
+    if name == "down":
+        if _bool(value) and not sheet.down:
+            go_down(sheet, state.options)
+        elif not _bool(value) and sheet.down:
+            sheet.down, sheet.hp = False, max(sheet.hp, 1)
+        return
+    setattr(sheet, name, max(number(value, name), 0))
+    if name == "hp" and sheet.hp == 0 and not sheet.down and not sheet.dead:
+        go_down(sheet, state.options)
+
+
 def _sheet(state: State, parts: list[str], value: Any) -> None:
     sheet = state.sheet(parts[0])
     rest = parts[1:]
-    if len(rest) == 1 and rest[0] in _SHEET_INTS:
-        setattr(sheet, rest[0], max(number(value, rest[0]), 0))
+    if len(rest) == 1 and rest[0] in (*_SHEET_INTS, "down"):
+        _sheet_value(state, sheet, rest[0], value)
     elif rest == ["row"]:
         sheet.row = str(value)
-    elif rest == ["down"]:
-        sheet.down = _bool(value)
+    elif rest == ["owner"]:
+        trip = nfkc(str(value)).strip().lstrip("◆").strip()
+        sheet.owner = f"◆{trip}" if trip else ""
     elif len(rest) == 2 and rest[0] == "stats":
         sheet.stats[rest[1]] = number(value, rest[1])
     elif len(rest) == 3 and rest[0] == "connections" and rest[2] == "strength":
@@ -71,6 +93,9 @@ def _sheet(state: State, parts: list[str], value: Any) -> None:
         raise DystopiaError(
             f"sheets.{'.'.join(parts)} は設定できません（ヘルプ全文の「設定」を見てください）"
         )
+    problems = play_breaches(sheet, state.options)
+    if problems:
+        raise DystopiaError(f"{sheet.name}のシートが遊べなくなります：" + "／".join(problems))
 
 
 def set_path(state: State, path: str, value: Any) -> State:

@@ -117,3 +117,37 @@ def test_the_passive_side_may_reroll_its_side_of_an_opposed_check() -> None:
     state, answer = play(state, "チャンスメイク ユイ", AKIRA, d6(4, 4, 4))
     assert "＞ 12[4,4,4]+6 ＞ 18" in answer.plain and "対決の勝者：ユイ" in answer.plain
     assert state.last_checks["アキラ"].total == 18 and state.last_checks["ユイ"].total == 21
+
+
+def test_chance_make_only_on_the_current_check() -> None:
+    """「チャンスメイク 判定を振り直す。」 — it worked on a check from scenes ago."""
+    state, _ = play(start(), "肉体判定", AKIRA, d6(1, 2, 3))
+    state, _ = play(state, "肉体判定", YUI, d6(1, 2, 3))
+    state, _ = play(state, "シーン ドラマ", GM)
+    _, answer = play(state, "チャンスメイク", AKIRA)
+    assert "チャンスメイクは今の判定にだけ使えます" in answer.plain
+    assert not any(c.used for c in state.sheets["アキラ"].connections)
+
+
+def test_one_comeback_per_check_also_after_a_chance_make_reroll() -> None:
+    """「起死回生 判定直後に使用。判定の達成値に+2D6。」 — it could be used again after a チャンスメイク reroll."""
+    state, _ = play(start(), "肉体判定", AKIRA, d6(1, 2, 3))
+    state, _ = play(state, "起死回生 クロウ", AKIRA, d6(1, 1))
+    state, answer = play(state, "チャンスメイク ケン", AKIRA, d6(2, 2, 2))
+    assert state.last_checks["アキラ"].revived and state.last_checks["アキラ"].total == 12
+    _, answer = play(state, "起死回生 ユイ", AKIRA)
+    assert "この判定にはもう起死回生を使いました" in answer.plain
+
+
+def test_opposing_oneself_is_refused() -> None:
+    _, answer = play(start(), "対決 アキラ 肉体", AKIRA)
+    assert "対決判定の相手は自分以外です" in answer.plain
+
+
+def test_fudou_above_durability_follows_the_option() -> None:
+    """「不撓不屈 【HP】を【耐久値】の値まで回復。」 at HP above 耐久値: by default the emotion is cut and
+    nothing heals (said so); with futou_refuse_above the use is refused before any emotion is cut."""
+    state, answer = play(start(), "不撓不屈 ユイ", AKIRA)
+    assert "（HPが耐久値以上のため回復なし）" in answer.plain and state.sheets["アキラ"].hp == 20
+    state, answer = play(start(futou_refuse_above=True), "不撓不屈 ユイ", AKIRA)
+    assert "耐久値8以上です" in answer.plain and not state.sheets["アキラ"].connection("ユイ").used

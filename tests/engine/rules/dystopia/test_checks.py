@@ -149,3 +149,16 @@ def test_without_gm_trips_nobody_runs_gm_commands_and_npcs_are_nobodys() -> None
     assert "クロウはNPCです" in answer.plain
     _, answer = play(named, "ユイ: 肉体判定", "GM◆GMTRIP", d6(1, 2, 3))
     assert "ユイの肉体判定" in answer.plain
+
+
+def test_a_fixed_f_against_a_worse_f_follows_the_option() -> None:
+    """「C値やF値を固定する効果については、C値であれば最低値を、F値であれば最高値を参照し、この固定された値には
+    C値やF値を操作する効果は影響しない」: a fixed F7 with another effect's F8 — by default the fixed 7
+    (fixed_cf_wins); without it the highest F of all, 8. The seed's own example gives 7 either way."""
+    _, answer = play(start(), "肉体判定 F固定7 F8", AKIRA, d6(1, 2, 3))
+    assert "（C値18／F値7）" in answer.plain
+    _, answer = play(start(fixed_cf_wins=False), "肉体判定 F固定7 F8", AKIRA, d6(1, 2, 3))
+    assert "（C値18／F値8）" in answer.plain
+    for fixed_wins in (True, False):  # 獣人 F3 and 《水流閃》 F固定7: F7
+        _, answer = play(start(fixed_cf_wins=fixed_wins), "肉体判定 F3 F固定7", AKIRA, d6(1, 2, 3))
+        assert "（C値18／F値7）" in answer.plain

@@ -24,12 +24,41 @@ def test_rule_1_hp_to_zero_and_down() -> None:
     assert not state.sheets["アキラ"].down and state.sheets["アキラ"].hp == 1
 
 
-def test_rule_1_put_down_with_hp_left_sets_hp_zero() -> None:
-    from engine.rules.dystopia.actions import go_down
+def test_rule_1_put_down_with_hp_left_sets_hp_zero_on_every_path() -> None:
+    """「【HP】が1以上のときに[戦闘不能状態]となった場合、直ちに【HP】を0にする」 and 「[戦闘不能状態]になった
+    場合、直ちに自身に掛かっている効果(バッドステータス含む)を全て解除する」: `効果 アキラ 戦闘不能状態` only
+    added a text mark, and `設定 sheets.アキラ.down=true` left HP 7, 毒 kept and the row unchanged."""
+    from engine.rules.dystopia import RULESET
 
-    sheet = start().sheets["アキラ"]
-    go_down(sheet)
-    assert sheet.hp == 0 and sheet.down
+    ready = start()
+    ready.sheets["アキラ"].effects = ["毒", "戦闘中：攻撃+2"]
+    ready.sheets["アキラ"].hp = 7
+    by_effect, answer = play(ready, "効果 アキラ 戦闘不能状態", GM)
+    by_setting = RULESET.set_value(ready, "sheets.アキラ.down", "true")
+    by_zero = RULESET.set_value(ready, "sheets.アキラ.hp", "0")
+    for state in (by_effect, by_setting, by_zero):
+        akira = state.sheets["アキラ"]
+        assert (akira.hp, akira.down, akira.effects, akira.row) == (0, True, ["戦闘中：攻撃+2"], "最後列")
+    assert "アキラは[戦闘不能状態]（HP0、効果解除（毒）、最後列へ" in answer.plain
+    _, answer = play(by_effect, "肉体判定", AKIRA)
+    assert "判定できません" in answer.plain  # rule 5 follows
+    _, answer = play(by_effect, "効果 アキラ 毒", GM)
+    assert "解除する効果ととどめ以外の効果を受けません" in answer.plain  # rule 7
+    up = RULESET.set_value(by_setting, "sheets.アキラ.down", "false")
+    assert not up.sheets["アキラ"].down and up.sheets["アキラ"].hp == 1
+
+
+def test_combat_effects_with_an_end_timing_follow_the_option() -> None:
+    """「(例外として、戦闘中～ と書かれている効果は解除タイミングの記載がない限り解除されない。)」 — the
+    default keeps every 「戦闘中」 effect; combat_effect_timing clears one that writes when it ends."""
+    for option, kept in (
+        (False, ["戦闘中：攻撃+2", "戦闘中：防御+1（ラウンド終了まで）"]),
+        (True, ["戦闘中：攻撃+2"]),
+    ):
+        state = start(combat_effect_timing=option)
+        state.sheets["アキラ"].effects = ["毒", "戦闘中：攻撃+2", "戦闘中：防御+1（ラウンド終了まで）"]
+        state, _ = play(state, "ダメージ アキラ 30", GM)
+        assert state.sheets["アキラ"].effects == kept, option
 
 
 def test_rule_2_effects_cleared_but_in_combat_ones_and_counters_kept() -> None:
@@ -114,3 +143,22 @@ def test_gm_effects_and_the_in_combat_ones_surviving_a_fall() -> None:
     assert state.sheets["アキラ"].effects == ["戦闘中:攻撃+2"]
     state, _ = play(state, "効果解除 アキラ", GM)
     assert state.sheets["アキラ"].effects == []
+
+
+def test_absolute_evasion_against_todome_follows_the_option() -> None:
+    """「[戦闘不能状態]では[BPの用途]と以外の全ての効果を使用できない」 and 「絶対回避 攻撃を受けるときに使用。
+    その受ける攻撃の効果を全て無効にする」: by default a downed character's 絶対回避 is refused; with
+    evade_todome it undoes the とどめ just dealt (the character stays down), and only right after it."""
+    state, _ = play(downed(), "とどめ アキラ", YUI)
+    _, answer = play(state, "絶対回避 ユイ", AKIRA)
+    assert "死亡しています" in answer.plain
+    state, _ = play(start(evade_todome=True), "ダメージ アキラ 25", GM)
+    state.sheets["アキラ"].connection("ユイ").strength = 5
+    state, answer = play(state, "とどめ アキラ", YUI)
+    assert "直後に「絶対回避」でこのとどめを無効にできます" in answer.plain
+    saved, answer = play(state, "絶対回避 ユイ", AKIRA)
+    assert "とどめを刺す」の効果を全て無効" in answer.plain
+    assert not saved.sheets["アキラ"].dead and saved.sheets["アキラ"].down
+    late, _ = play(state, "肉体判定", YUI, d6(1, 2, 3))
+    _, answer = play(late, "絶対回避 ユイ", AKIRA)
+    assert "死亡しています" in answer.plain

@@ -118,3 +118,34 @@ def test_a_used_emotion_still_counts_toward_the_thresholds() -> None:
     assert state.sheets["アキラ"].connection("ユイ").used
     _, answer = play(state, "調査 ユイ", AKIRA)
     assert "「同意 アキラ」" in answer.plain
+
+
+def test_a_reroll_that_turns_the_investigation_publishes_and_lifts_the_bar() -> None:
+    """「調査する側が勝利したらRHを確認できる」「対決判定で受動側が勝利した場合、そのシーン中に受動側がRHを
+    見せることはできない」: after a チャンスメイク the winner was announced, but the handout stayed unpublished
+    and the owner's bar stayed."""
+    state, _ = play(start(), "調査 ユイ", AKIRA)
+    state, answer = play(state, "拒否 アキラ", YUI, [(10, 1), *d6(3, 3, 3, 3, 3, 3)])
+    assert state.handouts["ユイ"].barred_scene == state.scene_number
+    state, answer = play(state, "チャンスメイク ケン", AKIRA, d6(6, 6, 5))
+    assert "対決の勝者：アキラ" in answer.plain and "見せられない制限は解除" in answer.plain
+    published(answer.plain, state, "ユイ")
+    assert state.handouts["ユイ"].barred_scene == -1
+    _, answer = play(state, "チャンスメイク ケン", YUI)
+    assert "裏ハンドアウトはもう公開されました" in answer.plain
+
+
+def test_a_comeback_that_turns_the_investigation_publishes() -> None:
+    state, _ = play(start(), "調査 ユイ", AKIRA)
+    state, _ = play(state, "拒否 アキラ", YUI, [(10, 1), *d6(3, 3, 3, 3, 3, 3)])
+    state, answer = play(state, "起死回生 クロウ", AKIRA, d6(1, 1))
+    published(answer.plain, state, "ユイ")
+
+
+def test_a_show_offer_made_before_the_investigation_is_not_honoured_after_the_owner_won() -> None:
+    """A 裏ハンドアウト公開 offer waiting when the owner won the investigation was still honoured by 同意."""
+    state, _ = play(start(), "裏ハンドアウト公開 アキラ", YUI)
+    state, _ = play(state, "調査 ユイ", AKIRA)
+    state, answer = play(state, "拒否 アキラ", YUI, [(10, 1), *d6(3, 3, 3, 3, 3, 3)])
+    _, answer = play(state, "同意 ユイ", AKIRA)
+    assert "受け付けられません" in answer.plain and not state.handouts["ユイ"].published

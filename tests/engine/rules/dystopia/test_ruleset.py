@@ -119,3 +119,35 @@ def test_a_misspelt_scenario_key_is_an_error_not_ignored() -> None:
     data["pcs"].append(dict(data["pcs"][0]))
     with pytest.raises(RulesetError, match="2人います"):
         RULESET.initial_state(data)
+
+
+READING_OPTIONS = (
+    "bonus_partial_warning",
+    "fixed_cf_wins",
+    "futou_refuse_above",
+    "combat_effect_timing",
+    "evade_todome",
+)
+
+
+def test_every_reading_option_is_in_help_the_template_the_settings_and_the_opening() -> None:
+    from engine.rng import SeededSource
+
+    template = RULESET.template() or ""
+    settable = " ".join(setting.help for setting in RULESET.settings)
+    for name in READING_OPTIONS:
+        assert name in RULESET.HELP and f"{name} = " in template and name in settable, name
+    state = start()
+    default = "／".join(RULESET.rules_in_force(state))
+    for option, phrase in (
+        ("bonus_partial_warning", "振り残し 注意だけ"),
+        ("fixed_cf_wins", "最低C・最高Fに含める"),
+        ("futou_refuse_above", "不撓不屈 受け付けない"),
+        ("combat_effect_timing", "解除タイミングがあれば解除"),
+        ("evade_todome", "とどめを無効にできる"),
+    ):
+        assert phrase not in default, option
+        flipped = RULESET.set_value(state, f"options.{option}", str(not getattr(state.options, option)))
+        _, opening = RULESET.opening(flipped, SeededSource(b"k" * 32))
+        line = next(text for text in opening.plain.split("\n") if text.startswith("設定: "))
+        assert phrase in line, option
