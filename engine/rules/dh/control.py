@@ -1,7 +1,10 @@
 """Who may submit for whom, and what a 行動提出 line is refused for when it is received.
 
-A side's `trips` lists who submits for it (`名前◆TRIP`, `◆TRIP`, or a bare name when no trip is used);
-a side without any takes lines from anyone. Only the side whose phase it is may submit; a line naming
+A side's `trips` lists who submits for it (`名前◆TRIP` or `◆TRIP`: the trip decides, whatever the
+name). Players are strangers on a public board, so a side that lists nobody takes lines from nobody —
+unless the scenario says `[game] open = true` (anyone submits for a side that lists nobody). An author
+of None is vouched for by whoever runs the rules (an orders file of the GM's, the simulation). Only the
+side whose phase it is may submit; a line naming
 an unknown character, a character of the other side, a square off the map, an attack on oneself or an
 unknown power is refused in the receipt with the reason (condition 2 of 行動の前提条件: 敵は動かせない).
 """
@@ -20,17 +23,25 @@ def identity(text: str) -> tuple[str, str | None]:
     return name.strip(), (trip.strip() if mark else None)
 
 
-def speaks_for(side: Side, author: str) -> bool:
-    """Whether `author` may submit for `side`: a listed trip (whatever the name), or a listed name
-    without a trip; anyone when the side lists nobody."""
-    if not side.trips:
+def speaks_for(side: Side, author: str | None, open_table: bool = False) -> bool:
+    """Whether `author` may submit for `side`: a listed trip (whatever the name); for a side that
+    lists nobody, anyone at an open table and nobody otherwise; None (vouched for) always."""
+    if author is None:
         return True
-    name, trip = identity(author)
-    for allowed in side.trips:
-        want_name, want_trip = identity(allowed)
-        if (want_trip is not None and want_trip == trip) or (want_trip is None and want_name == name):
-            return True
-    return False
+    if not side.trips:
+        return open_table
+    _, trip = identity(author)
+    return trip is not None and any(identity(allowed)[1] == trip for allowed in side.trips)
+
+
+def submitter_problem(state: DHState, author: str | None) -> str | None:
+    """Why `author` may not submit in this phase (for the receipt), or None."""
+    acting = state.acting
+    if speaks_for(acting, author, state.open):
+        return None
+    if not acting.trips:
+        return f"今は{acting.name}のフェイズです（{acting.name}の提出者がシナリオに書かれていないため受け付けません。GMに伝えてください）"
+    return f"今は{acting.name}のフェイズです（{author}は{acting.name}の提出者ではありません）"
 
 
 def ready_characters(state: DHState) -> list[str]:
@@ -88,7 +99,7 @@ def _square_problem(state: DHState, command: Command) -> str | None:
     return None
 
 
-def check_order(state: DHState, command: Command, author: str) -> str | None:
+def check_order(state: DHState, command: Command, author: str | None) -> str | None:
     """Why a 行動提出 line cannot be taken from `author` now (for the receipt), or None."""
     if state.winner is not None:
         return "このゲームは終了しています"
@@ -96,8 +107,8 @@ def check_order(state: DHState, command: Command, author: str) -> str | None:
     if character is None:
         return f"キャラクター「{command.character}」はいません"
     acting = state.acting
-    if not speaks_for(acting, author):
-        return f"今は{acting.name}のフェイズです（{author}は{acting.name}の提出者ではありません）"
+    if (problem := submitter_problem(state, author)) is not None:
+        return problem
     if character.side != acting.name:
         return f"{character.name}は{character.side}のキャラクターです（敵は動かせません）"
     return _square_problem(state, command) or _deed_problem(state, command)

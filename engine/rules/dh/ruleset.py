@@ -6,7 +6,8 @@
 - `check` refuses at receipt what `control.check_order` names; `resolve` checks the author again
   (condition 2) and resolves the phase (`phase.py`).
 - ORDERS.txt for `threadgm adjudicate`: one line per order as posted, optionally headed by
-  `[名前◆TRIP]` (who posted it; default: the first submitter of the character's side).
+  `[名前◆TRIP]` (who posted it, checked like a post's author; without one the GM's file vouches for
+  the line, as the side's submitter).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def rules_in_force(state: DHState) -> list[str]:
     found += [f"増援 {w.side} 第{w.turn}ターン {w.count}人" for w in state.reinforcements]
     found.append(f"遅刻 最初{options.late_first}人＋1分ごと{options.late_per_minute}人")
     found.append(SECOND_LINE_TEXT[options.second_line])
+    found += [f"{side.name}は誰でも提出できます" for side in state.sides if state.open and not side.trips]
     return found
 
 
@@ -145,7 +147,8 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
 
     def check(self, state: DHState, order: Order) -> str | None:
         command = order.command
-        return check_order(state, command, order.author) if isinstance(command, Command) else None
+        author = None if order.gm else order.author
+        return check_order(state, command, author) if isinstance(command, Command) else None
 
     def players(self, state: DHState) -> list[str] | None:
         return ready_characters(state) or None
@@ -166,20 +169,20 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
                 why = parsed.reason if isinstance(parsed, Rejection) else "行動提出として読めません"
                 raise RulesetError(f"{number}行目「{raw.strip()}」: {why}")
             command = parsed.command
-            if author is None:
-                character = state.characters.get(command.character)
-                side = state.side(character.side) if character else state.acting
-                author = side.trips[0] if side.trips else side.name
-            orders.append(Order(number, 0, author, command.character, command, parsed.canonical))
+            # A line without [名前◆TRIP] is the GM's file vouching for it (the side's submitter).
+            orders.append(
+                Order(
+                    number, 0, author or "GM", command.character, command, parsed.canonical, gm=author is None
+                )
+            )
         return orders
 
     def resolve(
         self, state: DHState, orders: Sequence[Order], source: RandomSource
     ) -> tuple[DHState, Report]:
         chosen = choose(state, orders)
-        after, phase, ctx = resolve_phase(
-            state, [(order.author, order.command) for order in chosen.kept], source
-        )
+        lines = [(None if order.gm else order.author, order.command) for order in chosen.kept]
+        after, phase, ctx = resolve_phase(state, lines, source)
         phase.void = [
             (f"{written(order)} {order.canonical}", chosen.void[(order.post, order.line)])
             for order in orders

@@ -108,16 +108,27 @@ def _squares(grid: Grid, items: Any, where: str) -> list[str]:
     return squares
 
 
+def _trips(item: Mapping[str, Any]) -> list[str]:
+    """Who submits for a side: each `名前◆TRIP` or `◆TRIP` (a bare name is refused: anyone can take a
+    name on a board; only a trip says who posted)."""
+    trips = item.get("trips", [])
+    if not isinstance(trips, list) or not all(isinstance(t, str) for t in trips):
+        raise _fail(f"陣営 {item.get('name', '')} の trips は文字列の並びにしてください")
+    for trip in trips:
+        if not trip.partition("◆")[2].strip():
+            raise _fail(
+                f"陣営 {item.get('name', '')} の提出者「{trip}」にトリップがありません"
+                "（名前だけでは誰でも名乗れます。threadgm trip '名前#キー' の出す 名前◆トリップ を書いてください）"
+            )
+    return [trip.strip() for trip in trips]
+
+
 def _sides(data: Mapping[str, Any], grid: Grid) -> list[Side]:
     items = _tables(data, "sides")
     if len(items) != 2:
         raise _fail("陣営（[[sides]]）はちょうど2つにしてください")
     sides = [
-        Side(
-            _name(item.get("name", "")),
-            [str(t) for t in item.get("trips", [])],
-            _squares(grid, item.get("zone"), "zone"),
-        )
+        Side(_name(item.get("name", "")), _trips(item), _squares(grid, item.get("zone"), "zone"))
         for item in items
     ]
     if not all(side.name for side in sides):
@@ -276,6 +287,13 @@ def _reinforcements(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> l
     return found
 
 
+def _open(data: Mapping[str, Any]) -> bool:
+    value = _table(data, "game").get("open", False)
+    if not isinstance(value, bool):
+        raise _fail(f"[game] の open は true か false にしてください（{value}）")
+    return value
+
+
 def initial_state(data: Mapping[str, Any]) -> DHState:
     grid = _grid(data)
     sides = _sides(data, grid)
@@ -288,6 +306,7 @@ def initial_state(data: Mapping[str, Any]) -> DHState:
         _options(data),
         _reinforcements(data, grid, sides),
         dp={side.name: 0 for side in sides},
+        open=_open(data),
     )
     budget = state.options.stat_budget
     for c in state.characters.values():

@@ -48,9 +48,7 @@ def play(scenario: Mapping[str, Any], seed: str, run: int) -> DHState:
     """One whole game: phases until a side wins or the last turn ends."""
     state = initial_state(scenario)
     while state.winner is None:
-        side = state.acting
-        author = side.trips[0] if side.trips else side.name
-        lines = [(author, plain_line(state, state.characters[name])) for name in ready_characters(state)]
+        lines = [(None, plain_line(state, state.characters[name])) for name in ready_characters(state)]
         key = hashlib.sha256(f"simulate|{seed}|{run}|{state.phase}".encode()).digest()
         state, _, _ = resolve_phase(state, lines, SeededSource(key))
     return state

@@ -157,6 +157,7 @@ class DHState:
     winner: str | None = None  # a side's name, or 引き分け
     reason: str = ""
     late: int = 0  # seconds the side of this phase was late (the GM's 設定 late)
+    open: bool = False  # [game] open: anyone submits for a side whose trips list nobody
 
     @property
     def grid(self) -> Grid:

@@ -35,16 +35,16 @@ def scenario(tmp_path: Path) -> Path:
     """The example scenario with the submitters' trips of this test's keys."""
     text = EXAMPLE.read_text("utf-8")
     for side, key in (("生徒会", SEITOKAI), ("番長グループ", BANCHOU)):
-        before = f'name = "{side}"\ntrips = []'
+        before = f'trips = ["◆ここに{side}の提出者のトリップ"]'
         assert before in text
-        text = text.replace(before, f'name = "{side}"\ntrips = ["◆{name_and_trip(key)[1]}"]')
+        text = text.replace(before, f'trips = ["◆{name_and_trip(key)[1]}"]')
     path = tmp_path / "dh.toml"
     path.write_text(text, "utf-8")
     return path
 
 
 class Game:
-    def __init__(self, tmp_path: Path, schedule: dict) -> None:
+    def __init__(self, tmp_path: Path, schedule: dict, scenario_file: Path | None = None) -> None:
         self.tmp_path = tmp_path
         self.clock = Clock()
         self.board = LocalBoard.start(tmp_path / "board", clock=self.clock, title="DHスレ")
@@ -52,7 +52,7 @@ class Game:
             "dh",
             "dh",
             self.board.url(),
-            scenario=scenario(tmp_path),
+            scenario=scenario_file or scenario(tmp_path),
             schedule=schedule,
             gm_trips=(GM_TRIP,),
             dice=False,
@@ -269,5 +269,24 @@ def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp
         assert f"【無効の行】\n>>{second} 会長 C3移動 待機 → 会長には>>{first}の行があり" in report
         shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in game.board.posts()]
         assert verify_thread(game.board.key, shown, render_body, None, REGISTRY.by_name).ok
+    finally:
+        game.close()
+
+
+def test_the_template_as_written_refuses_strangers(tmp_path: Path) -> None:
+    """Issue 24: with the template's `trips = []` anyone submitted for a side. As written now it names a
+    placeholder no trip matches, so nobody submits until the GM writes the players' trips."""
+    game = Game(tmp_path, SCHEDULE, scenario_file=EXAMPLE)
+    try:
+        game.tick("20:00:00")
+        untripped = game.post("20:02:00", "会長 C2移動", "通りすがり")
+        tripped = game.post("20:03:00", "会長 C2移動", "名無し#stranger-key")
+        game.tick("20:04:00")
+        receipt = game.bot_posts()[-1]
+        for number in (untripped, tripped):
+            assert f">>{number} 会長 C2移動 → 今は生徒会のフェイズです（" in receipt
+        assert "は生徒会の提出者ではありません" in receipt
+        game.tick("20:31:00")
+        assert "会長 待機（行動提出なし）" in game.reports(1)[0]
     finally:
         game.close()

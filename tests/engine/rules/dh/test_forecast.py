@@ -17,8 +17,8 @@ from tests.engine.rules.dh.helpers import EXAMPLE, arena
 
 SEITOKAI, BANCHOU = "生徒会の人", "番長の人"
 
-# Four phases of the packaged scenario, the lines posted one by one (the sides list nobody: anyone
-# submits in this offline play).
+# Four phases of the packaged scenario, the lines posted one by one (vouched for, as an orders file of
+# the GM's is: the template names placeholders for the submitters).
 PLAYED = [
     [
         "会長 C4移動",  # a wall
@@ -69,12 +69,12 @@ def _play(lines_by_phase: list[list[str]], seed: bytes):
         for text in texts:
             post += 1
             parsed = RULESET.parse_line(text)
-            order = Order(post, 0, author, parsed.player, parsed.command, parsed.canonical)
+            order = Order(post, 0, author, parsed.player, parsed.command, parsed.canonical, gm=True)
             assert RULESET.check(state, order) is None, text
             promises[(post, 0)] = RULESET.remark(state, order, taken)
             taken.append(order)
         kept = choose(state, taken).kept
-        after, phase, _ = resolve_phase(state, [(o.author, o.command) for o in kept], SeededSource(seed))
+        after, phase, _ = resolve_phase(state, [(None, o.command) for o in kept], SeededSource(seed))
         by_key = dict(phase.actions)
         for order in kept:
             promise = promises[(order.post, order.line)] or ""

@@ -74,10 +74,13 @@ def test_status_posts_the_board_and_the_table() -> None:
 def test_orders_file_lines_may_name_who_posted_them() -> None:
     state = arena()
     orders = RULESET.read_orders(state, "# comment\nアリス C3移動\n[◆AO00000000] カイ C5移動\n\n")
-    assert [(o.author, o.player, o.canonical) for o in orders] == [
-        ("◆AKA0000000", "アリス", "アリス C3移動 待機"),
-        ("◆AO00000000", "カイ", "カイ C5移動 待機"),
+    assert [(o.author, o.gm, o.player, o.canonical) for o in orders] == [
+        ("GM", True, "アリス", "アリス C3移動 待機"),  # the GM's file vouches for a line without a header
+        ("◆AO00000000", False, "カイ", "カイ C5移動 待機"),  # checked: 青 does not submit in 赤's phase
     ]
+    _, outcome = RULESET.resolve(state, orders, SeededSource(KEY))
+    actions = outcome.meta["result"]["actions"]
+    assert actions["アリス"]["to"] == "C3" and actions["カイ"]["cancelled"] == "操作権がないため無効（条件2）"
     with pytest.raises(RulesetError, match="2行目"):
         RULESET.read_orders(state, "アリス C3移動\nアリス 移動")
 

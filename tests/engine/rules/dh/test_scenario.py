@@ -211,3 +211,25 @@ def test_a_state_stored_with_the_dropped_time_limit_still_reads() -> None:
     data = RULESET.state_to_dict(arena())
     data["options"]["phase_minutes"] = 20
     assert RULESET.state_from_dict(data).options == arena().options
+
+
+def test_a_side_that_lists_nobody_takes_lines_from_nobody_unless_the_table_is_open() -> None:
+    """Players are strangers: a side without trips took lines from anyone."""
+    closed = RULESET.initial_state(RULESET.read_scenario(MINIMAL))
+    parsed = RULESET.parse_line("一 A2移動")
+    stranger = Order(1, 0, "通りすがり", parsed.player, parsed.command, parsed.canonical)
+    assert "提出者がシナリオに書かれていないため受け付けません" in RULESET.check(closed, stranger)
+    opened = RULESET.initial_state(RULESET.read_scenario("[game]\nopen = true\n" + MINIMAL))
+    assert RULESET.check(opened, stranger) is None
+    with pytest.raises(RulesetError, match="トリップがありません"):
+        RULESET.read_scenario(MINIMAL.replace('name = "A"', 'name = "A"\ntrips = ["会長"]'))
+    with pytest.raises(RulesetError, match="open は true か false"):
+        RULESET.read_scenario('[game]\nopen = "yes"\n' + MINIMAL)
+
+
+def test_only_the_listed_trip_submits_whatever_the_name() -> None:
+    state = arena()
+    parsed = RULESET.parse_line("アリス C2移動")
+    for author, taken in (("誰か◆AKA0000000", True), ("アリス", False), ("◆AKA000000", False), ("赤", False)):
+        order = Order(1, 0, author, parsed.player, parsed.command, parsed.canonical)
+        assert (RULESET.check(state, order) is None) == taken, author
