@@ -183,16 +183,9 @@ class ThreadBot:
         if thread.status != "active":
             return TickResult(note=f"thread is {thread.status}: {thread.status_note}")
         limits = self._limits()
-        try:
-            result = self._read(self.ref)
-        except FetchError as error:
-            self._faults += 1
-            log.warning("%s: could not read the thread: %s (trying again next poll)", self.game.id, error)
-            return TickResult(read="error", note=str(error))
-        if result.outcome == "gone":
-            return self._gone_sign(result.note, now)
-        self._faults = 0
-        self._gone.reset()
+        result = self._read_thread(now)
+        if isinstance(result, TickResult):
+            return result
         fresh = self._store_read(self.ref, result, now)
         owes = self.store.owes(self.thread_id)
         # Whether an unconfirmed post landed can only be told from a whole read: a cut answer may
@@ -286,6 +279,22 @@ class ThreadBot:
         if ref.id == self.thread_id and any(not post.own for post in fresh):
             self._active_at = now.isoformat()
         return fresh
+
+    def _read_thread(self, now: datetime) -> FetchResult | TickResult:
+        """The game's thread read, or why not (a fault, a sign that it is gone, proof of that)."""
+        try:
+            result = self._read(self.ref)
+        except FetchError as error:
+            self._faults += 1
+            log.warning("%s: could not read the thread: %s (trying again next poll)", self.game.id, error)
+            return TickResult(read="error", note=str(error))
+        if result.outcome == "gone":
+            return self._gone_sign(result.note, now)
+        self._faults = 0
+        self._gone.reset()
+        if self._gone.needs_list(now):  # the board's list as it is while the thread can be read
+            self._gone.known(read_list(self.session, self.ref), now)
+        return result
 
     def _gone_sign(self, note: str, now: datetime) -> TickResult:
         """A read said the thread is not there. One answer is not enough to give a game up: a proxy

@@ -7,6 +7,10 @@ with the board's thread list (`scraper.subject.thread_list`) not listing the thr
 the board's other threads as before, and only when both are seen twice, `GONE_APART` apart: a board
 in maintenance, a proxy that lost its way or a list cut short then cannot end a game. Anything less
 is a fault, read again later.
+
+"As before" is the list read while the thread could still be read (`known`, kept fresh hourly): at
+least half of the other threads it listed are listed still, and nothing older than it that it did
+not list — a thread's key is the time it was opened, so a board's list only ever gains new keys.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from datetime import datetime, timedelta
 import regex
 
 GONE_APART = timedelta(minutes=10)
+LIST_AGE = timedelta(hours=1)  # how old the board's list "as before" may grow before it is read again
 # The boards' own words for a thread that is not there (ex0ch read.cgi's error, 5ch's archive page).
 _GONE_PAGE = regex.compile(r"スレッドが存在しません|過去ログ倉庫に格納されています|dat落ち")
 
@@ -31,8 +36,13 @@ def gone_page(text: str) -> str | None:
 @dataclass(frozen=True)
 class _Sighting:
     at: datetime
-    listed: frozenset[str]  # the board's other threads, as its list showed them then
     sign: str
+
+
+@dataclass(frozen=True)
+class _Listing:
+    at: datetime
+    keys: frozenset[str]
 
 
 class GoneWitness:
@@ -41,10 +51,20 @@ class GoneWitness:
     def __init__(self, apart: timedelta = GONE_APART) -> None:
         self.apart = apart
         self._first: _Sighting | None = None
+        self._before: _Listing | None = None
 
     def reset(self) -> None:
         """The thread was read: whatever was seen before was a passing fault."""
         self._first = None
+
+    def needs_list(self, now: datetime) -> bool:
+        """Whether the board's list as it is while the thread can be read should be read (again)."""
+        return self._before is None or now - self._before.at >= LIST_AGE
+
+    def known(self, listed: list[str] | None, now: datetime) -> None:
+        """The board's list, read while the thread could be read (None: it could not be read)."""
+        if listed:
+            self._before = _Listing(now, frozenset(listed))
 
     def observe(self, key: str, sign: str, listed: list[str] | None, now: datetime) -> tuple[bool, str]:
         """A read said `sign` (404, the board's page), and the board's list showed `listed` (None:
@@ -54,19 +74,30 @@ class GoneWitness:
         if key in listed:
             self._first = None
             return False, "subject.txt still lists it"
-        if not listed:
-            return False, "subject.txt lists no thread at all (what a broken proxy answers too)"
+        if problem := self._not_as_before(key, listed):
+            return False, problem
         first = self._first
         if first is None:
-            self._first = _Sighting(now, frozenset(listed), sign)
+            self._first = _Sighting(now, sign)
             return False, f"subject.txt no longer lists it; looking again after {self.apart}"
         if now - first.at < self.apart:
             return False, f"seen first at {first.at:%H:%M:%S}; looking again after {self.apart}"
-        kept = first.listed & set(listed)
-        if 2 * len(kept) < len(first.listed):
-            self._first = _Sighting(now, frozenset(listed), sign)
-            return False, "subject.txt does not list the board's other threads as before"
         return True, (
             f"{first.sign} at {first.at:%H:%M:%S} and {sign} at {now:%H:%M:%S}, and subject.txt no "
             "longer lists it"
         )
+
+    def _not_as_before(self, key: str, listed: list[str]) -> str | None:
+        before = self._before
+        if not listed:
+            return "subject.txt lists no thread at all (what a broken proxy answers too)"
+        if before is None:
+            return "no list of the board from while the thread could be read to compare with"
+        opened_before = before.at.timestamp()
+        strangers = [k for k in listed if k not in before.keys and k.isdigit() and int(k) < opened_before]
+        if strangers:
+            return f"subject.txt lists older threads the board did not list before ({strangers[0]}…)"
+        others = before.keys - {key}
+        if 2 * len(others & set(listed)) < len(others):
+            return "subject.txt does not list the board's other threads as before"
+        return None

@@ -292,8 +292,9 @@ def test_a_passing_404_does_not_end_the_game_but_a_dat_drop_does(board, tmp_path
 BOGUS_LISTS = [
     b"",
     "<html>\n<head><title>メンテナンス中</title></head>\n</html>\n".encode("cp932"),
-    b"1111111111.dat<>other (1)\n",  # a list that is not the board's: its threads are not there
 ]
+# a list in the board's own form that is not the board's: its thread was never there
+STRANGER = {"2ch": b"1111111111.dat<>other (1)\n", "shitaraba": b"1111111111.cgi,other(1)\n" * 2}
 
 
 @pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
@@ -307,12 +308,12 @@ def test_redirects_and_bogus_thread_lists_never_end_the_game(board, tmp_path, ca
     lists = "/test/subject.txt" if dialect == "2ch" else "/local/test/subject.txt"
     asked = []
     with caplog.at_level(logging.WARNING):
-        for bogus in BOGUS_LISTS:
-            for answer in (
-                Response(status=302, headers={"Location": "http://portal.example/login"}),
-                Response(b"Not Found", status=404),
-            ):
-                board.script.script("GET", reads, lambda r, f, a=answer: a)
+        for bogus in [*BOGUS_LISTS, STRANGER[dialect]]:
+            portal = Response(status=302, headers={"Location": "http://portal.example/login"})
+            board.script.script("GET", reads, lambda r, f, a=portal: a)
+            assert bot.tick().read == "error"
+            for _ in range(2):  # the sign twice, apart: only the list can make it proof
+                board.script.script("GET", reads, lambda r, f: Response(b"Not Found", status=404))
                 board.script.script("GET", lists, lambda r, f, b=bogus: Response(b))
                 assert bot.tick().read == "error"
                 clock.advance(GONE_APART.total_seconds() + 1)

@@ -5,49 +5,63 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.keys import JST
-from scraper.gone import GONE_APART, GoneWitness, gone_page
+from scraper.gone import GONE_APART, LIST_AGE, GoneWitness, gone_page
 
 T0 = datetime(2026, 12, 1, 21, 0, tzinfo=JST)
-OTHERS = ["1800000001", "1800000002", "1800000003", "1800000004"]
+OURS = str(int(T0.timestamp()) - 5000)
+OTHERS = [str(int(T0.timestamp()) - n * 1000) for n in range(1, 5)]
+
+
+def witness() -> GoneWitness:
+    seen = GoneWitness()
+    seen.known([OURS, *OTHERS], T0 - timedelta(minutes=1))
+    return seen
 
 
 def test_a_sign_seen_once_is_no_proof_and_twice_apart_is() -> None:
-    witness = GoneWitness()
-    assert witness.observe("1700000000", "HTTP 404", OTHERS, T0) == (
+    seen = witness()
+    assert seen.observe(OURS, "HTTP 404", OTHERS, T0) == (
         False,
         f"subject.txt no longer lists it; looking again after {GONE_APART}",
     )
-    assert not witness.observe("1700000000", "HTTP 404", OTHERS, T0 + GONE_APART / 2)[0]
-    proven, why = witness.observe("1700000000", "HTTP 410", OTHERS[1:], T0 + GONE_APART)
+    assert not seen.observe(OURS, "HTTP 404", OTHERS, T0 + GONE_APART / 2)[0]
+    newer = str(int(T0.timestamp()) + 60)  # a thread opened since: lists gain new keys
+    proven, why = seen.observe(OURS, "HTTP 410", [newer, *OTHERS[1:]], T0 + GONE_APART)
     assert proven and "HTTP 404 at 21:00:00" in why and "no longer lists it" in why
 
 
 def test_a_list_that_is_not_the_board_s_never_proves_it() -> None:
-    witness = GoneWitness()
+    seen = witness()
     for minutes in range(0, 60, 10):
         now = T0 + timedelta(minutes=minutes)
-        assert witness.observe("1700000000", "HTTP 404", None, now)[0] is False
-        assert witness.observe("1700000000", "HTTP 404", [], now)[0] is False  # an empty 200
+        assert seen.observe(OURS, "HTTP 404", None, now)[0] is False
+        assert seen.observe(OURS, "HTTP 404", [], now)[0] is False  # an empty 200
+        assert seen.observe(OURS, "HTTP 404", ["1111111111"], now)[0] is False  # a proxy's idea of one
+        assert seen.observe(OURS, "HTTP 404", OTHERS[:1], now)[1] == (
+            "subject.txt does not list the board's other threads as before"
+        )
 
 
-def test_a_list_without_the_board_s_other_threads_is_not_as_before() -> None:
-    witness = GoneWitness()
-    witness.observe("1700000000", "HTTP 404", OTHERS, T0)
-    stranger = ["1900000000"]  # a proxy's idea of a list
-    assert witness.observe("1700000000", "HTTP 404", stranger, T0 + GONE_APART) == (
-        False,
-        "subject.txt does not list the board's other threads as before",
-    )
+def test_without_the_list_from_while_it_could_be_read_nothing_is_proof() -> None:
+    seen = GoneWitness()
+    assert seen.needs_list(T0)
+    for minutes in (0, 20, 40):
+        proven, why = seen.observe(OURS, "HTTP 404", OTHERS, T0 + timedelta(minutes=minutes))
+        assert not proven and "no list of the board" in why
+    seen.known(None, T0)  # could not be read: still none
+    assert seen.needs_list(T0)
+    seen.known([OURS], T0)
+    assert not seen.needs_list(T0 + LIST_AGE / 2) and seen.needs_list(T0 + LIST_AGE)
 
 
 def test_a_read_or_a_listing_in_between_starts_the_count_again() -> None:
-    witness = GoneWitness()
-    witness.observe("1700000000", "HTTP 404", OTHERS, T0)
-    witness.reset()  # the thread was read meanwhile
-    assert not witness.observe("1700000000", "HTTP 404", OTHERS, T0 + GONE_APART)[0]
-    assert not witness.observe("1700000000", "HTTP 404", ["1700000000", *OTHERS], T0 + 2 * GONE_APART)[0]
-    assert not witness.observe("1700000000", "HTTP 404", OTHERS, T0 + 3 * GONE_APART)[0]
-    assert witness.observe("1700000000", "HTTP 404", OTHERS, T0 + 4 * GONE_APART)[0]
+    seen = witness()
+    seen.observe(OURS, "HTTP 404", OTHERS, T0)
+    seen.reset()  # the thread was read meanwhile
+    assert not seen.observe(OURS, "HTTP 404", OTHERS, T0 + GONE_APART)[0]
+    assert not seen.observe(OURS, "HTTP 404", [OURS, *OTHERS], T0 + 2 * GONE_APART)[0]
+    assert not seen.observe(OURS, "HTTP 404", OTHERS, T0 + 3 * GONE_APART)[0]
+    assert seen.observe(OURS, "HTTP 404", OTHERS, T0 + 4 * GONE_APART)[0]
 
 
 def test_the_boards_own_pages_for_a_missing_thread() -> None:
