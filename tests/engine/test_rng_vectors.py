@@ -25,6 +25,13 @@ def test_the_words_of_a_stream() -> None:
     assert [next(words) for _ in range(5)] == [*WORDS, 0x50572D148089E4F2]
 
 
+def test_the_blocks_go_on_counting() -> None:
+    # Words 4-7 are block 1, word 8 opens block 2: HMAC-SHA256(day key, "1795954933/5/0|2") (openssl).
+    words = stream_words(DAY_KEY, PURPOSE)
+    later = [next(words) for _ in range(9)][5:]
+    assert later == [6646507102759121506, 15241958901789768864, 16505576750685904971, 0x500D000B7EF93B87]
+
+
 def test_the_faces_of_a_d6_a_d47_and_a_d100() -> None:
     dice = SeededDice(DAY_KEY, PURPOSE)
     assert [dice.roll(6), dice.roll(47), dice.roll(100)] == [1, 26, 77]
