@@ -21,6 +21,7 @@ from engine.dice.disclosure import next_disclosure
 from engine.keys import JST, game_seed
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.ruleset import Registry
+from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
 from poster.markup import PostLimits
 from poster.outbox import OutboxSender, SendResult, comparable, outbox_rows
 from poster.pacing import Pacer
@@ -100,6 +101,8 @@ class ThreadBot:
         self.draining = [ThreadRef.from_url(t.url) for t in threads_of_game[:-1] if t.status == "draining"]
         self.name, self.trip = name_and_trip(bot.name)
         self.pacer = pacer or Pacer(bot.pace_seconds)
+        # 連投規制 where the board publishes none (a board's own timeclose/timecount wins)
+        self._configured_in_a_row = ConsecutiveLimit.of(bot.consecutive_limit, bot.consecutive_window)
         self.writer = BoardWriter(session, bot.name, bot.mail)
         self.sender = OutboxSender(store, self.writer, clock, self.is_own, self.pacer)
         self.rollover = Rollover(game.id, store, self.writer, self.sender, game.title)
@@ -214,7 +217,13 @@ class ThreadBot:
         if owes or queued:
             self._refresh_limits(now)
             sent = self.sender.send(
-                self.ref, self.thread_id, last_number, self._others_after, self._post_limits()
+                self.ref,
+                self.thread_id,
+                last_number,
+                self._others_after,
+                self._post_limits(),
+                self._in_a_row(),
+                game_over=self.store.game_status(self.game.id) == "finished",
             )
         tick = TickResult(result.outcome, others, queued, sent.sent, sent.waiting or "", sent.wake_at)
         if sent.closed:
@@ -246,6 +255,18 @@ class ThreadBot:
     def _post_limits(self) -> PostLimits:
         limits = self.limits or BoardLimits()
         return PostLimits(limits.lines, limits.chars, limits.columns)
+
+    def _in_a_row(self) -> ConsecutiveLimit | None:
+        """連投規制 of the thread: the board's timeclose/timecount, else the configured one."""
+        published = (self.limits or BoardLimits()).consecutive
+        return ConsecutiveLimit.of(*published) if published else self._configured_in_a_row
+
+    def _render_limits(self) -> PostLimits:
+        """Where 連投規制 may make any post the last allowed one, every part leaves room for saying so."""
+        limits = self._post_limits()
+        if self._in_a_row() is None:
+            return limits
+        return PostLimits(limits.lines - 2, limits.chars - len(HOLD_NOTICE) - 2, limits.columns)
 
     def _room(self, last_number: int, owes: bool = True) -> int:
         """Posts the thread still takes once what is owed there is sent (each row a post at most)."""
@@ -330,7 +351,7 @@ class ThreadBot:
         return queued, decisions.move_to
 
     def _rendered(self, changes: list[tuple[str, dict]], now: datetime) -> list[tuple[str, dict]]:
-        return outbox_rows(changes, self.thread_id, self._post_limits(), now)
+        return outbox_rows(changes, self.thread_id, self._render_limits(), now)
 
     # -- threads ----------------------------------------------------------------------------------
 
@@ -390,6 +411,8 @@ class ThreadBot:
                 result.state.last_number,
                 lambda number: self._others_after(number, old.id),
                 self._post_limits(),
+                self._in_a_row(),
+                game_over=True,  # the game goes on in the new thread: this one is not held
             )
         if sent.closed:  # what the old thread can no longer take goes on in the new one
             self.rollover.carry_over(old, self.ref, now, self._post_limits())

@@ -53,6 +53,10 @@ class BotConfig:
     pace_margin: float = 1.0  # added to the board's own number (its clock counts whole seconds)
     workers: int = 8  # polls running at once
     per_host: int = 4  # of which at most this many on one board host
+    # 連投規制 for boards that publish none: at most this many of a thread's last
+    # `consecutive_window` posts (0: as many as consecutive_limit, i.e. in a row); 0 = no limit
+    consecutive_limit: int = 0
+    consecutive_window: int = 0
     web: WebConfig | None = None  # from [web]; None: no game page
 
 
@@ -131,6 +135,17 @@ def _check_pace(table: dict, path: Path) -> None:
         value = table.get(key, 1)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 256:
             raise ConfigError(f"{path}: [bot] {key} は 1～256 の整数です")
+    for key in ("consecutive_limit", "consecutive_window"):
+        value = table.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
+            raise ConfigError(
+                f"{path}: [bot] {key} は 0～1000 の整数です（例: consecutive_limit = 5 で5連投まで）"
+            )
+    limit, window = table.get("consecutive_limit", 0), table.get("consecutive_window", 0)
+    if limit and window and window < limit:
+        raise ConfigError(
+            f"{path}: [bot] consecutive_window（{window}）は consecutive_limit（{limit}）以上にしてください"
+        )
 
 
 def _web_config(table: object, path: Path) -> WebConfig | None:

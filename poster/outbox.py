@@ -8,7 +8,9 @@ the bot's with that text appeared after the recorded number, the row is marked s
 judged lost only after LANDING_TIME (or the rest a failing board was given), and only then sent
 again. While a row is `sending`, nothing else goes. Rows go out in order; the first one that cannot
 go (the board's pace, 連投, a closed thread) holds the ones after it, and where the board paces the
-bot, the rows that waited go out together as one post when it can hold them (a batch).
+bot or limits its consecutive posts (連投規制), the rows that waited go out together as one post when
+it can hold them (a batch). Under 連投規制 the bot never asks past the limit: its last allowed post
+ends with `consecutive.HOLD_NOTICE`, and the rest waits for someone else's post.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from poster import consecutive
+from poster.consecutive import ConsecutiveLimit
 from poster.markup import PostLimits, fits_post, render_posts
 from poster.pacing import Pacer
 from poster.writer import BoardWriter, WriteOutcome
@@ -106,9 +110,13 @@ class OutboxSender:
         last_number: int,
         others_after: Callable[[int], bool],
         limits: PostLimits | None = None,
+        in_a_row: ConsecutiveLimit | None = None,
+        game_over: bool = False,
     ) -> SendResult:
         """Send what is due, in order. `others_after(n)` says whether someone else wrote after post n.
-        Under a board's pace, rows that waited go together as one post where `limits` allow."""
+        Under a board's pace or `in_a_row` (連投規制), rows that waited go together as one post where
+        `limits` allow; the last post 連投規制 allows says the game waits, unless it is the last of a
+        `game_over` (nothing more will come)."""
         if self.store.outbox(thread_id, ["sending"]):
             return SendResult(waiting="an unconfirmed post must be looked for in the thread first")
         sent = 0
@@ -123,13 +131,19 @@ class OutboxSender:
                 )
             if row.wait_after and not others_after(row.wait_after):
                 return SendResult(sent, waiting="連続投稿: waiting for someone else to write")
+            left = self._room(thread_id, last_number, in_a_row)
+            if left == 0:
+                return SendResult(sent, waiting="連投規制: the bot wrote its share of the last posts")
             slot = self.pacer.claim(ref.origin, now)
             if slot is not None:
                 return SendResult(
                     sent, waiting=f"the board's pace: next post at {slot:%H:%M:%S}", wake_at=slot
                 )
-            post = self._one_post(rows[index:], ref, limits, now)
-            body = "\n\n".join(part.body for part in post)
+            notice = consecutive.HOLD_NOTICE if left == 1 else None
+            post = self._one_post(rows[index:], ref, limits, now, batch=in_a_row is not None, notice=notice)
+            if index + len(post) == len(rows) and game_over:
+                notice = None  # nothing is held: the game's last post says nothing of waiting
+            body = "\n\n".join([*(part.body for part in post), *([notice] if notice else [])])
             ids = [part.id for part in post]
             self.store.mark_sending(ids, last_number, settle_after=now + LANDING_TIME, body=body)
             try:
@@ -143,18 +157,40 @@ class OutboxSender:
             index += len(post)
         return SendResult(sent)
 
+    def _room(self, thread_id: str, last_number: int, in_a_row: ConsecutiveLimit | None) -> int | None:
+        """Posts 連投規制 still allows in the thread (None: no limit): its last posts as read, and
+        the bot's posts sent after that read (not in it yet: a post seen has a number past it)."""
+        if in_a_row is None:
+            return None
+        recent = self.store.posts_after(thread_id, max(last_number - in_a_row.within, 0))
+        unseen = {
+            row.batch or row.id
+            for row in self.store.outbox(thread_id, ["sending", "sent"])
+            if row.after_number >= last_number
+        }
+        return consecutive.room([post.own for post in recent] + [True] * len(unseen), in_a_row)
+
     def _one_post(
-        self, rows: list[OutboxRecord], ref: ThreadRef, limits: PostLimits | None, now: datetime
+        self,
+        rows: list[OutboxRecord],
+        ref: ThreadRef,
+        limits: PostLimits | None,
+        now: datetime,
+        *,
+        batch: bool = False,
+        notice: str | None = None,
     ) -> list[OutboxRecord]:
-        """The first row, with the due rows after it that fit one post with it — only where the board
-        paces the bot: there each post costs a wait, and what waited together goes together."""
+        """The first row, with the due rows after it that fit one post with it (and `notice`) — only
+        where each post costs: a wait (the board's pace) or a share of the thread (`batch`, 連投規制)."""
         post = rows[:1]
-        if limits is None or self.pacer.wait(ref.origin) <= 0 or rows[0].id in self._alone:
+        paced = self.pacer.wait(ref.origin) > 0 or batch
+        if limits is None or not paced or rows[0].id in self._alone:
             return post
+        tail = [notice] if notice else []
         for row in rows[1:]:
             if not _due(row, now) or row.wait_after or row.id in self._alone:
                 break
-            if not fits_post("\n\n".join([*(part.body for part in post), row.body]), limits):
+            if not fits_post("\n\n".join([*(part.body for part in post), row.body, *tail]), limits):
                 break
             post.append(row)
         return post

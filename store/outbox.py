@@ -96,7 +96,7 @@ class OutboxTable:
     ) -> None:
         """Committed before the request leaves: after a crash, a `sending` row means "look first".
         `settle_after`: not to be judged lost before then (a slow board may still be writing it).
-        Several ids go as one post, whose text is `body`."""
+        Several ids go as one post, whose text is `body` (also for one row whose post adds to it)."""
         batch = _ids(ids)
         with self.transaction():
             for outbox_id in batch:
@@ -110,7 +110,10 @@ class OutboxTable:
                         "after_number": after,
                         "not_before": settle_after.isoformat() if settle_after else None,
                         "batch": batch[0] if len(batch) > 1 else None,
-                        "sent_body": body if len(batch) > 1 else None,
+                        # a post that is not the row's own text (several rows, a notice added)
+                        "sent_body": body
+                        if body is not None and (len(batch) > 1 or body != item["body"])
+                        else None,
                     },
                 )
 

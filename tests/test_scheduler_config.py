@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.config import ConfigError
-from scheduler import load_config, main
+from scheduler import ThreadBot, load_config, main
 
 GOOD = """
 [bot]
@@ -99,6 +99,11 @@ def test_run_reports_a_bad_configuration_without_a_traceback(tmp_path: Path) -> 
         ("pace_margin = -1", "pace_margin は 0 以上の秒数"),
         ("workers = 0", "workers は 1～256 の整数"),
         ("per_host = 2.5", "per_host は 1～256 の整数"),
+        ('consecutive_limit = "5"', "consecutive_limit は 0～1000 の整数"),
+        (
+            "consecutive_limit = 5\nconsecutive_window = 3",
+            "consecutive_window（3）は consecutive_limit（5）以上",
+        ),
     ],
 )
 def test_the_pace_and_loop_numbers_are_checked(tmp_path: Path, line: str, words: str) -> None:
@@ -121,3 +126,27 @@ def test_the_pace_and_loop_numbers_reach_the_bot(tmp_path: Path) -> None:
     )
     bot, _ = load_config(config)
     assert (bot.pace_seconds, bot.pace_margin, bot.workers, bot.per_host) == (30, 2, 16, 2)
+
+
+def test_a_configured_consecutive_limit_holds_the_bot_where_the_board_publishes_none(
+    tmp_path: Path, board
+) -> None:
+    from engine.rules import REGISTRY
+    from poster.consecutive import ConsecutiveLimit
+    from scraper.fetch import make_session
+    from store.db import Store
+
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        f'[bot]\nconsecutive_limit = 5\nconsecutive_window = 7\n[[game]]\nid = "g"\nrules = "dice"\n'
+        f'thread = "{board.url()}"\n',
+        "utf-8",
+    )
+    bot, games = load_config(config)
+    store = Store(tmp_path / "bot.sqlite")
+    try:
+        thread_bot = ThreadBot(games[0], bot, store, make_session(), registry=REGISTRY)
+        thread_bot.tick()
+        assert thread_bot._in_a_row() == ConsecutiveLimit(5, 7)  # the board's SETTING.TXT has none
+    finally:
+        store.close()

@@ -210,3 +210,48 @@ def test_a_boards_pace_refusal_holds_every_thread_of_the_host(store: Store) -> N
     assert outbox.send(REF, REF.id, 6, lambda n: True).sent == 1
     assert outbox.send(other, other.id, 2, lambda n: True).sent == 1
     assert len(writer.sent) == 3
+
+
+def test_under_a_consecutive_limit_the_last_allowed_post_carries_what_fits_and_says_the_game_waits(
+    store: Store,
+) -> None:
+    from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
+
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    store.record_fetch(  # the opening post, then the bot's own twice: one post left of three in a row
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=3,
+        now=clock[0],
+        posts=[PostRecord(REF.id, n, name="ボット" if n > 1 else "GM", body=f"{n}") for n in (1, 2, 3)],
+        is_own=lambda post: post.number > 1,
+    )
+    writer = Writer(WriteOutcome("posted"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    bodies = {name: "\n".join([f"【{name}】", *["行"] * 9]) for name in "abc"}  # ten lines each
+    for name, body in bodies.items():
+        store.queue(name, REF.id, "report", body, clock[0])
+    limit, limits = ConsecutiveLimit.of(3), PostLimits(lines=24)
+    result = outbox.send(REF, REF.id, 3, lambda n: False, limits, limit)
+    # a and b fit one post with the notice; c does not: it waits for someone else's post
+    assert result.sent == 1 and "連投規制" in (result.waiting or "")
+    assert writer.sent == ["\n\n".join([bodies["a"], bodies["b"], HOLD_NOTICE])]
+    assert [row.id for row in store.outbox(REF.id, ["pending"])] == ["c"]
+    assert store.outbox_item("a").sent_body == writer.sent[0]
+    assert outbox.send(REF, REF.id, 3, lambda n: False, limits, limit).sent == 0  # never past it
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=5,
+        now=clock[0],
+        posts=[
+            PostRecord(REF.id, 4, name="ボット", body="x"),
+            PostRecord(REF.id, 5, name="プレイヤー", body="y"),
+        ],
+        is_own=lambda post: post.number == 4,
+    )
+    # someone wrote: the bot goes on by itself; the game is over, so nothing is said about waiting
+    assert outbox.send(REF, REF.id, 5, lambda n: True, limits, limit, game_over=True).sent == 1
+    assert writer.sent[1] == bodies["c"]

@@ -117,3 +117,25 @@ def test_a_refusal_holds_the_host_and_is_logged_with_the_boards_count(
 )
 def test_the_count_is_read_from_ex0chs_wording(message: str, count: int | None) -> None:
     assert refusal_count(message) == count
+
+
+# -- 連投規制 ------------------------------------------------------------------------------------
+
+
+def test_the_room_left_under_a_consecutive_limit_counts_the_bots_share_of_the_last_posts() -> None:
+    from poster.consecutive import ConsecutiveLimit, room
+
+    ex0ch = ConsecutiveLimit.of(5, 7)  # ex0ch's timeclose=5, timecount=7
+    assert room([False], ex0ch) == 5  # a fresh thread: five posts, then the sixth would be refused
+    assert room([False, True, True, True, True, True], ex0ch) == 0
+    # one post of someone else does not free a writer who holds five of the last seven
+    assert room([False, True, True, True, True, True, False], ex0ch) == 0
+    # three posts of others: the five oldest of its posts slide out one by one
+    assert room([True, True, True, True, True, False, False, False], ex0ch) == 5
+    in_a_row = ConsecutiveLimit.of(5)  # five in a row (a configured limit without a window)
+    assert in_a_row == ConsecutiveLimit(5, 5)
+    assert room([True] * 5, in_a_row) == 0
+    assert room([True] * 5 + [False], in_a_row) == 5  # anyone's post: five more in a row
+    assert room([True, True, True, False, True], in_a_row) == 4
+    assert room([], None) is None
+    assert ConsecutiveLimit.of(0, 7) is None and ConsecutiveLimit.of(8, 7) is None  # holds nobody
