@@ -39,8 +39,12 @@ class Moved:
         return liver in self.livers
 
     def ready(self, state: State, area: str, troop: str) -> int:
-        """The soldiers of `troop` in `area` that may sortie or relieve: those that did not just arrive."""
-        return max(0, state.areas[area].troops[troop] - self.arrived.get((area, troop), 0))
+        """The soldiers of `troop` in `area` that may sortie or relieve: those that did not just arrive
+        (scenario `combat.moved_troops = "unit"`: none, when any arrived)."""
+        arrived = self.arrived.get((area, troop), 0)
+        if arrived and state.rules.moved_troops == "unit":
+            return 0
+        return max(0, state.areas[area].troops[troop] - arrived)
 
     def carry(self, state: State, source: str, dest: str, troop: str, amount: int) -> None:
         """`amount` soldiers went from `source` to `dest` (those leaving `source` are the ones that

@@ -18,7 +18,7 @@ from engine.report import Block, Report, heading, line, report
 from engine.rng import RandomSource
 from engine.rules.nijiyabou import authority, receipts, sim, verify
 from engine.rules.nijiyabou import report as season_report
-from engine.rules.nijiyabou.help import HELP
+from engine.rules.nijiyabou.help import HELP, SUMMARY
 from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
 from engine.rules.nijiyabou.orders import Command, parse_line
 from engine.rules.nijiyabou.resolve import resolve_season
@@ -127,11 +127,30 @@ def set_value(state: State, path: str, value: Any) -> State:
     return new
 
 
+def rules_in_force(state: State) -> list[str]:
+    """The table this game is played by, one short phrase each (the opening's 設定 line)."""
+    rules = state.rules
+    seasons = "→".join(rules.seasons)
+    limit = f"・{rules.max_seasons}季節まで" if rules.max_seasons else ""
+    found = [f"{state.season_name()}から {seasons}{limit}"]
+    found.append("出陣は隣接エリアへ" if rules.sortie_adjacent else "出陣はどのエリアへも")
+    rate = f"{rules.casualty_rate:g}"
+    found.append(f"損害 兵数×{rate}×倍率・最大{rules.max_rounds}回戦")
+    found.append(
+        "移動してきた兵は出陣・救援しない"
+        if rules.moved_troops == "soldiers"
+        else "移動してきた兵が加わった部隊は出陣・救援しない"
+    )
+    found.append(f"内政+{rules.domestic_power}（委任+{rules.delegated_power}）")
+    return found
+
+
 class NijiyabouRuleset(ClockedRuleset[State, Command]):
     ID = "nijiyabou"
     TEMPLATE = "default.toml"  # the rule page's own game is the one `threadgm new` writes
     NAME = "にじ野望"
     HELP = HELP
+    SUMMARY = SUMMARY
     settings: Sequence[Setting] = SETTINGS
 
     def read_scenario(self, text: str) -> dict[str, Any]:
@@ -183,6 +202,9 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
 
     def set_value(self, state: State, path: str, value: Any) -> State:
         return set_value(state, path, value)
+
+    def rules_in_force(self, state: State) -> list[str]:
+        return rules_in_force(state)
 
     def status(self, state: State) -> Report:
         blocks: list[Block] = [heading(f"にじ野望 {state.season_name()}")]

@@ -22,6 +22,7 @@ from engine.ruleset import RulesetError
 
 DEFAULT_SCENARIO = "default.toml"
 HAISHIN_FACES = ("機材トラブル", "能力アイテム", "選べる能力アイテム", "登用")
+MOVED_TROOPS = ("soldiers", "unit")
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class Rules:
     max_rounds: int = 5
     stat_step: int = 5
     sortie_adjacent: bool = True  # a reading of §8: 出陣 only to an adjacent area (false: any area)
+    # a reading of §7 「移動した部隊はそのターンには出陣・救援できません」: "soldiers" — the soldiers that
+    # arrived stay, those already there go; "unit" — the whole troop type of the area they joined stays
+    moved_troops: str = "soldiers"
     haishin: tuple[str, ...] = (
         "機材トラブル",
         "能力アイテム",
@@ -116,6 +120,12 @@ def _int(value: Any, what: str, low: int = 0) -> int:
     return value
 
 
+def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise RulesetError(f"シナリオの{what}は {'・'.join(choices)} のどれかにしてください（{value!r}）")
+    return str(value)
+
+
 def _rules(data: Mapping[str, Any]) -> Rules:
     domestic = data.get("domestic", {})
     combat = data.get("combat", {})
@@ -147,6 +157,9 @@ def _rules(data: Mapping[str, Any]) -> Rules:
         max_rounds=_int(combat.get("max_rounds", Rules.max_rounds), "combat.max_rounds", 1),
         stat_step=_int(combat.get("stat_step", Rules.stat_step), "combat.stat_step"),
         sortie_adjacent=bool(combat.get("sortie_adjacent", True)),
+        moved_troops=_choice(
+            combat.get("moved_troops", Rules.moved_troops), "combat.moved_troops", MOVED_TROOPS
+        ),
         haishin=table,
         adjacency=adjacency(data.get("adjacency", {})),
     )
