@@ -45,6 +45,7 @@ class PostReading:
     cancelled: bool = False  # the post holds the cancel word
     ready: bool = False  # the post holds the ready word
     ready_refused: bool = False  # ...and a refused line too: the period is not closed early on it
+    unread: str = ""  # why the post was not read to its end (its budget), for the receipt
 
 
 def read_post(
@@ -59,11 +60,22 @@ def read_post(
     is_word,
     is_quote,
 ) -> PostReading:
-    """The orders, cancel and ready words of one post (quoted lines are never orders)."""
+    """The orders, cancel and ready words of one post (quoted lines are never orders), within the
+    post's budget: a line written again counts once, and reading stops after `MAX_ORDER_LINES` order
+    lines or `MAX_POST_LINES` lines (the receipt says from which line on nothing was read)."""
     found: list[ReadOrder] = []
     cancelled = ready = False
-    for number, text in enumerate(body.split("\n")):
-        if is_quote(text):
+    seen: set[str] = set()
+    lines = body.split("\n", MAX_POST_LINES)
+    unread = _unread(MAX_POST_LINES, POST_LINES_CUT) if len(lines) > MAX_POST_LINES else ""
+    for number, text in enumerate(lines[:MAX_POST_LINES]):
+        if text.strip() in seen or is_quote(text):
+            continue
+        seen.add(text.strip())
+        if len(found) == MAX_ORDER_LINES:
+            unread = _unread(number, ORDER_LINES_CUT) if text.strip() else unread
+            if unread:
+                break
             continue
         if is_word(text, cancel_words):
             cancelled = True
@@ -107,7 +119,22 @@ def read_post(
                 command=parsed.command,
             )
         )
-    return PostReading(tuple(found), cancelled, ready)
+    return PostReading(tuple(found), cancelled, ready, unread=unread)
+
+
+MAX_POST_LINES = 1000  # lines of a post read at all: no board takes a longer post
+MAX_ORDER_LINES = 40  # order lines of one post taken: more than any side's units, bounded for a flood
+ORDER_LINES_CUT = f"命令は1つの書き込みに{MAX_ORDER_LINES}行まで"
+POST_LINES_CUT = f"1つの書き込みで読むのは{MAX_POST_LINES}行まで"
+
+
+def readable(body: str) -> str:
+    """The part of a post any reader looks at: its first `MAX_POST_LINES` lines."""
+    return "\n".join(body.split("\n", MAX_POST_LINES)[:MAX_POST_LINES])
+
+
+def _unread(number: int, why: str) -> str:
+    return f"{number + 1}行目から後は読んでいません（{why}。続きは次の書き込みに）"
 
 
 def receipt(
@@ -132,6 +159,8 @@ def receipt(
                 rejected.append(line(anchor(post), f" {order.text} → {order.reason}"))
         if reading.ready:
             accepted.append(line(anchor(post), " 準備完了"))
+        if reading.unread:
+            rejected.append(line(anchor(post), f" {reading.unread}"))
         if reading.ready_refused:
             rejected.append(line(anchor(post), f" 準備完了 → {READY_REFUSED}"))
     if not accepted and not rejected:

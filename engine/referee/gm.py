@@ -26,7 +26,14 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
         return _refuse(game, post, lines, where), None
     blocks: list[Block] = []
     follow: str | None = None
+    seen: set[str] = set()
     for written in lines:
+        if written.raw.strip() in seen:
+            continue  # a command written twice in a post is carried out once
+        seen.add(written.raw.strip())
+        if len(seen) > MAX_GM_COMMANDS:
+            blocks.append(gm_line(f"{written.line + 1}行目から後は実行していません（{GM_COMMANDS_CUT}）"))
+            break
         command = written.result
         if isinstance(command, GmError):
             blocks.append(gm_line(f"{command.command}: {command.reason}"))
@@ -47,6 +54,9 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
     return report(*blocks, reply_to=(post.number,), kind="gm"), follow
 
 
+MAX_GM_COMMANDS = 20  # GM commands of one post carried out
+GM_COMMANDS_CUT = f"GMコマンドは1つの書き込みに{MAX_GM_COMMANDS}行まで"
+
 MAX_REFUSALS = 3  # refusal answers a period, whoever asks: new names or IDs cannot flood the thread
 
 
@@ -55,7 +65,7 @@ def _refuse(game: Game, post: PostView, lines: list, where: dict) -> Report | No
     answered = [e for e in earlier if e.args.get("answered")]
     mine = any(e.author == post.author or e.args.get("writer") == post.writer for e in earlier)
     answer = not mine and len(answered) < MAX_REFUSALS  # one answer per writer, a few per period
-    args = {"lines": [g.raw[:100] for g in lines], "writer": post.writer, "answered": answer}
+    args = {"lines": [g.raw[:100] for g in lines[:5]], "writer": post.writer, "answered": answer}
     game.book.log("refused", args, game.now, **where)
     if not answer:
         return None

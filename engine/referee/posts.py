@@ -11,14 +11,14 @@ from datetime import timedelta
 
 from engine import keys
 from engine.clock import periods
-from engine.clock.periods import secret_commitment_line
+from engine.clock.periods import readable, secret_commitment_line
 from engine.dice import answers
 from engine.dice.disclosure import Disclosure, PeriodStatus, disclosure_report, plan
 from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
-from engine.report import Block, Report, heading, line, report
+from engine.report import Block, Report, anchor, heading, line, report
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
@@ -94,7 +94,7 @@ def _read(game: Game, post: PostView, batch: _Batch) -> None:
     help_answer = _help(game, post)
     if help_answer is not None:
         batch.reports.append(help_answer)
-    gm_lines = find_gm_commands(post.body)
+    gm_lines = find_gm_commands(readable(post.body))
     first = _first_step_line(game, post, gm_lines)
     if first is not None:  # a GM's step post: the GM lines written before the step run first, in order
         before = [g for g in gm_lines if g.line < first]
@@ -122,29 +122,46 @@ def _first_step_line(game: Game, post: PostView, gm_lines: list) -> int | None:
     if not gm_lines or not isinstance(ruleset, ImmediateRuleset) or post.trip not in game.setup.gm_trips:
         return None
     taken = {g.line for g in gm_lines}
-    for number, text in enumerate(post.body.split("\n")):
+    for number, text in enumerate(readable(post.body).split("\n")):
         if number not in taken and text.strip() and ruleset.parse_post(text) is not None:
             return number
     return None
 
 
+MAX_HELP_ANSWERS = 5  # short ヘルプ answers a period, whoever asks: new names cannot flood the thread
+
+
 def _help(game: Game, post: PostView) -> Report | None:
-    """ヘルプ: the order forms in short (ヘルプ全文: the whole HELP), once per poster per period."""
+    """ヘルプ: the order forms in short, once per writer a period (a few a period in all); ヘルプ全文:
+    the whole HELP, once per thread a period — asked again, the short answer says where it is."""
     full = bool(find_words(post.body, FULL_HELP_WORDS))
     if not full and not find_words(post.body, HELP_WORDS):
         return None
     period = game.current_period()
-    kind = "help_full" if full else "help"
-    if any(e.period == period and e.author == post.author for e in game.book.log_entries([kind])):
-        return None  # a flood of ヘルプ gets one answer a period
-    game.book.log(kind, {}, game.now, **game.where(post, period))
+    asked = [
+        e
+        for e in game.book.log_entries(["help", "help_full"])
+        if e.period == period and e.thread_id == game.thread.id
+    ]
     ruleset = game.ruleset
-    if full:
+    given = next((e for e in asked if e.kind == "help_full"), None)
+    if full and given is None:
+        game.book.log("help_full", {"writer": post.writer}, game.now, **game.where(post, period))
         return report(*(line(text) for text in ruleset.HELP.strip().split("\n")), reply_to=(post.number,))
+    short = [e for e in asked if e.kind == "help"]
+    mine = any(e.author == post.author or e.args.get("writer") == post.writer for e in short)
+    if mine or len(short) >= MAX_HELP_ANSWERS:
+        return None  # a flood of ヘルプ gets a few answers a period
+    game.book.log("help", {"writer": post.writer}, game.now, **game.where(post, period))
+    where = (
+        line("ルール全文はこのピリオドに ", anchor(given.post), " への返信で書き込みました")
+        if given is not None and given.post is not None
+        else line("「ヘルプ全文」と書くとルール全文を書き込みます")
+    )
     return report(
         heading(f"{ruleset.NAME} ヘルプ"),
         *(line(text) for text in ruleset.summary()),
-        line("「ヘルプ全文」と書くとルール全文を書き込みます"),
+        where,
         reply_to=(post.number,),
     )
 
@@ -176,7 +193,7 @@ def _answer(game: Game, post: PostView, day: str) -> Report | None:
 def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) -> Report | None:
     """An immediate game's step for this post, stored as the next "period" so that 巻き戻し undoes it
     like any resolution."""
-    parsed = ruleset.parse_post(post.body)
+    parsed = ruleset.parse_post(readable(post.body))
     if parsed is None:
         return None
     if isinstance(parsed, Rejection):
@@ -303,7 +320,7 @@ def _take(
         for order in game.book.orders(period, ["accepted"]):
             if order.author == post.author and order.post < post.number:
                 game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
-    if reading.ready and any(order.status != "accepted" for order in reading.orders):
+    if reading.ready and (reading.unread or any(order.status != "accepted" for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
     if reading.ready:
