@@ -2,17 +2,22 @@
 Markdown): the game and its thread, then one section per period — the orders it took, the results as
 the thread was told them (the period's `Report`, folded again from the log), and the standings after
 it (the 状態 report). An immediate game has no periods of orders: each answer the bot posted is a
-section of its own, its lines as posted.
+section of its own: the post it answers (who wrote what), then the answer's lines as posted.
 """
 
 from __future__ import annotations
+
+import re
 
 from engine.config import GameConfig
 from engine.referee import GameSetup
 from poster.wiki import Dialect, heading_line, plain_line, render_wiki, table_lines, tidy
 from store.db import Store
+from store.records import OutboxRecord
 from store.reads import sent_posts
 from web.history import Period, periods, thread_of
+
+ANCHORS = re.compile(r"(?:>>[0-9]{1,6}\s*)+")  # an answer's first line: the posts it answers (>>5 >>6)
 
 
 def export(store: Store, config: GameConfig, setup: GameSetup, dialect: Dialect) -> str:
@@ -24,8 +29,7 @@ def export(store: Store, config: GameConfig, setup: GameSetup, dialect: Dialect)
     ]
     if ruleset.immediate:
         for post in sent_posts(store, setup.id, ("answer",)):
-            body = post.body.split("\n")
-            lines += ["", heading_line(body[0], 2, dialect), *(_line(text, dialect) for text in body[1:])]
+            lines += _answer(store, post, dialect)
         return tidy(lines)
     for period in periods(setup, thread, store):
         lines += _period(period, setup, dialect)
@@ -47,6 +51,23 @@ def _period(period: Period, setup: GameSetup, dialect: Dialect) -> list[str]:
         lines.append(render_wiki(period.report, dialect, level=4).rstrip("\n"))
     lines += ["", heading_line("状況", 3, dialect)]
     lines.append(render_wiki(setup.ruleset.status(period.state), dialect, level=4).rstrip("\n"))
+    return lines
+
+
+def _answer(store: Store, post: OutboxRecord, dialect: Dialect) -> list[str]:
+    """One answer with the posts it answers (its first line's >>N anchors) before it."""
+    body = post.body.split("\n")
+    first = body[0].strip()
+    numbers = [int(n) for n in re.findall(r"[0-9]+", first)] if ANCHORS.fullmatch(first) else []
+    answered = [found for n in numbers if (found := store.post(post.thread_id, n)) is not None]
+    if not answered:
+        return ["", heading_line(body[0], 2, dialect), *(_line(text, dialect) for text in body[1:])]
+    lines = [""]
+    for found in answered:
+        who = f"{found.name}◆{found.trip}" if found.trip else found.name
+        lines += [heading_line(f">>{found.number} {who}", 2, dialect)]
+        lines += [_line(f"> {text}", dialect) for text in found.body.split("\n")]
+    lines += [_line("返答:", dialect), *(_line(text, dialect) for text in body[1:])]
     return lines
 
 

@@ -122,8 +122,16 @@ def _reports(posts: list[OutboxRecord]) -> list[PostedReport]:
 
 
 def _title(body: str, kind: str) -> str:
-    first = body.split("\n", 1)[0]
-    return first if first.startswith("【") else {"resolution": "更新", "answer": "返答"}.get(kind, kind)
+    """The report's heading; an answer is named by the posts it answers and what it says first
+    (「>>5への返答：アキラの肉体判定…」), not all alike 「返答」."""
+    lines = body.split("\n")
+    first = lines[0]
+    if first.startswith("【"):
+        return first
+    if kind == "answer" and first.startswith(">>"):
+        said = next((text.strip() for text in lines[1:] if text.strip()), "")
+        return f"{first.strip()}への返答" + (f"：{said[:30]}{'…' if len(said) > 30 else ''}" if said else "")
+    return {"resolution": "更新", "answer": "返答"}.get(kind, kind)
 
 
 class Views:

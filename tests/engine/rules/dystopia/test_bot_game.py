@@ -325,3 +325,21 @@ def test_settings_in_a_step_post_apply_in_the_order_written(session: Session) ->
     after = session.say("行動放棄", AKIRA)
     assert "第2ラウンド：カウントを行動値に戻しました" in after and "None" not in after
     assert "カウント：アキラ3" in session.say("状況", AKIRA)
+
+
+def test_the_page_and_the_export_show_each_answer_with_the_post_it_answers(session: Session) -> None:
+    """Every result was labelled 「返答」 and the export had the answers without the posts they answer."""
+    from web.export import export
+    from web.view import _reports
+
+    _opening(session)
+    session.say("ユイ: 肉体判定", YUI)
+    text = export(session.store, session.bot.game, session.bot.setup, "markdown")
+    lines = text.split("\n")
+    asked = next(i for i, t in enumerate(lines) if t.startswith("#") and f"ユイ◆{trip(YUI)}" in t)
+    assert "ユイ: 肉体判定" in lines[asked + 1] and "返答" in lines[asked + 2]
+    assert "ユイの肉体判定" in lines[asked + 3]
+    from store.reads import sent_posts
+
+    titles = [r.title for r in _reports(sent_posts(session.store, "dys", ("answer",)))]
+    assert any(t.startswith(">>") and "への返答：ユイの肉体判定" in t for t in titles), titles
