@@ -13,8 +13,8 @@ from engine.config import GameConfig
 from engine.referee import GameSetup
 from poster.wiki import Dialect, heading_line, plain_line, render_wiki, table_lines, tidy
 from store.db import Store
-from store.records import OutboxRecord
 from store.reads import sent_posts
+from store.records import OutboxRecord
 from web.history import Period, periods, thread_of
 
 ANCHORS = re.compile(r"(?:>>[0-9]{1,6}\s*)+")  # an answer's first line: the posts it answers (>>5 >>6)
