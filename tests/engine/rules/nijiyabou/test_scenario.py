@@ -115,14 +115,19 @@ def test_a_scenario_may_let_sorties_go_to_any_area() -> None:
     assert RULESET.check(anywhere, far) is None and anywhere.neighbours("東京") == adjacent.neighbours("東京")
 
 
-def test_help_names_every_key_of_the_packaged_scenario() -> None:
+def test_the_readme_names_every_key_of_the_packaged_scenario_and_help_none() -> None:
+    """Every scenario key is explained for the GM (the template's comments, the README's table); HELP,
+    which players read in the thread, names the defaults without the keys (issue 25)."""
     import tomllib
+    from pathlib import Path
 
     from engine.rules.nijiyabou.help import HELP
 
     data = tomllib.loads(default_text())
+    readme = (Path(__file__).parents[4] / "engine" / "rules" / "nijiyabou" / "README.md").read_text("utf-8")
     keys = [name for name, value in data.items() if not isinstance(value, dict | list)]
     keys += [name for table in ("combat", "domestic", "start", "haishin") for name in data[table]]
     keys += ["conscription", "adjacency", "areas.stats", "areas.snow", "free_livers"]
-    missing = [name for name in keys if name not in HELP]
+    missing = [name for name in keys if name not in readme]
     assert missing == [], missing
+    assert [name for name in keys if "_" in name and name in HELP] == []
