@@ -24,7 +24,7 @@ from datetime import datetime
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.report import Report, report
+from engine.report import Block, Report, report
 from engine.rng import RandomSource, RecordedDice, RecordedSource, parse_rands
 
 S = TypeVar("S")  # the game's state
@@ -139,6 +139,11 @@ class Ruleset(ABC, Generic[S, C]):
         """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines."""
         text = self.SUMMARY or "\n".join(self.HELP.strip().split("\n")[:6])
         return [line for line in text.split("\n") if line.strip()]
+
+    def opening_view(self, state: S) -> Sequence[Block]:
+        """What the opening post shows of the starting position (a board game's map), after the order
+        forms. Default: nothing."""
+        return ()
 
     def rules_in_force(self, state: S) -> list[str]:
         """The options this game is played by, one short Japanese phrase each, for the opening post
@@ -270,6 +275,14 @@ class ClockedRuleset(Ruleset[S, C]):
     @abstractmethod
     def resolve(self, state: S, orders: Sequence[Order], source: RandomSource) -> tuple[S, Report]:
         """A period: every order of it at once, in posting order, with the period's dice."""
+
+    def resolve_timed(
+        self, state: S, orders: Sequence[Order], source: RandomSource, deadline: datetime | None
+    ) -> tuple[S, Report]:
+        """`resolve`, told when the period's time was up: its deadline as the players were given it,
+        before any 延長 of it (None when unknown, as offline), for rules that weigh the orders' post
+        times against it (DH's 遅刻ペナルティ). The referee calls this. Default: `resolve`."""
+        return self.resolve(state, orders, source)
 
 
 class ImmediateRuleset(Ruleset[S, C]):

@@ -236,11 +236,13 @@ def opening_report(
     rules: Sequence[str] = (),
     players: Sequence[str] | None = None,
     orders: Sequence[str] = (),
+    view: Sequence[Block] = (),
 ) -> Report:
     """The post that opens a game on the clock: what it is played by, who plays and how to order,
-    when periods end, and the commitments of the first key and of the secret dice."""
+    the starting position when the game shows one (`view`: a board's map), when periods end, and the
+    commitments of the first key and of the secret dice."""
     when = f" 締切 {deadline_text(deadline)}" if deadline else ""
-    blocks = [
+    blocks: list[Block] = [
         heading(f"{name} 開始"),
         line(f"更新: {schedule}"),
         *([line("設定: " + "／".join(rules))] if rules else []),
@@ -251,6 +253,7 @@ def opening_report(
     ]
     if secret_commitment is not None:
         blocks.append(secret_commitment_line(secret_commitment))
+    blocks += view  # last: when the board splits a long opening, its head and keys stay in one post
     return report(*blocks, kind="opening")
 
 

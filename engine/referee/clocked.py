@@ -10,7 +10,9 @@ import logging
 from datetime import datetime
 
 from engine.clock import periods
+from engine.clock.period_clock import EarlyClose, Extension, PeriodClock
 from engine.clock.schedule import describe
+from engine.clock.words import ScheduleError
 from engine.keys import commitment
 from engine.referee.game import Game
 from engine.referee.isolation import hold, is_held, isolated
@@ -70,6 +72,7 @@ def _open(game: Game) -> None:
         rules=game.ruleset.rules_in_force(first),
         players=game.ruleset.players(first),
         orders=game.ruleset.summary(),
+        view=game.ruleset.opening_view(first),
     )
     game.send(f"{game.id}/opening", "opening", opening)
 
@@ -132,6 +135,19 @@ def _orders_of(game: Game, period: int) -> list[Order]:
     return orders
 
 
+def _time_limit(clock: PeriodClock | None, period: int) -> datetime | None:
+    """Period n's deadline as its players were given it: without the GM's 延長 of that period (lines
+    written after it, in the time the GM added, are late for rules that count lateness)."""
+    if clock is None:
+        return None
+    moved = (Extension, EarlyClose)  # the GM's changes of this period's close
+    given = [a for a in clock.adjustments if not (isinstance(a, moved) and a.period == period)]
+    try:
+        return PeriodClock(clock.schedule, clock.start, given).deadline(period)
+    except ScheduleError:  # a later adjustment needs the moved close: the close as it is, then
+        return clock.deadline(period)
+
+
 def resolve(game: Game, period: int) -> None:
     """Resolve one period: the resolution and its report are decided together, once."""
     ruleset = game.ruleset
@@ -145,8 +161,8 @@ def resolve(game: Game, period: int) -> None:
             orders.append(Order(0, len(assumed), player, player, default.command, default.canonical))
             assumed.append((player, default.canonical))
     source = SplitSource(SeededSource(game.setup.period_key(period)), SeededSource(game.setup.rules_secret))
-    new_state, inner = ruleset.resolve(state, orders, source)
     clock = game.clock()
+    new_state, inner = ruleset.resolve_timed(state, orders, source, _time_limit(clock, period))
     redo = sum(1 for e in game.book.log_entries(["rollback"]) if e.period == period)
     over = ruleset.finished(new_state)  # no next period is announced after the end
     final = periods.resolution_report(

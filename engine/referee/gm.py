@@ -23,6 +23,8 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
     period = game.current_period()
     where = game.where(post, period)
     if post.trip not in game.setup.gm_trips:
+        if all(isinstance(written.result, Status) for written in lines):
+            return _public_status(game, post, where), None
         return _refuse(game, post, lines, where), None
     blocks: list[Block] = []
     follow: str | None = None
@@ -72,6 +74,19 @@ def _refuse(game: Game, post: PostView, lines: list, where: dict) -> Report | No
     return report(
         line("GMのトリップではないため、GMコマンドは受け付けませんでした"), reply_to=(post.number,), kind="gm"
     )
+
+
+def _public_status(game: Game, post: PostView, where: dict) -> Report | None:
+    """状態 from a player: what the GM's 状態 shows — it is posted in the thread, so it holds nothing
+    secret — once per writer a period, and a few a period whoever asks (new names cannot flood)."""
+    earlier = [e for e in game.book.log_entries(["public_status"]) if e.period == where["period"]]
+    answered = [e for e in earlier if e.args.get("answered")]
+    mine = any(e.author == post.author or e.args.get("writer") == post.writer for e in earlier)
+    answer = not mine and len(answered) < MAX_REFUSALS
+    game.book.log("public_status", {"writer": post.writer, "answered": answer}, game.now, **where)
+    if not answer:
+        return None
+    return report(*status(game, by_gm=False), reply_to=(post.number,), kind="gm")
 
 
 def _view(game: Game) -> GameView:
@@ -133,19 +148,21 @@ def _void_orders(game: Game, posts: tuple[int, ...]) -> tuple[int, list[int]]:
     return voided, resolved
 
 
-def status(game: Game) -> list[Block]:
-    """What 状態 shows: the period, its deadline, who has not sent orders, the ruleset's view."""
+def status(game: Game, by_gm: bool = True) -> list[Block]:
+    """What 状態 shows: the period, its deadline, who has not sent orders, the ruleset's view (headed
+    by the GM label when a GM asked)."""
+    head = gm_line if by_gm else line
     ruleset = game.ruleset
     period = game.current_period()
     if isinstance(ruleset, ImmediateRuleset):
         if not ruleset.steps:
-            return [gm_line(f"{ruleset.NAME}: {game.thread.read_url}")]
+            return [head(f"{ruleset.NAME}: {game.thread.read_url}")]
         state = game.state_before(period)
-        return [gm_line(f"{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
+        return [head(f"{ruleset.NAME}・手番{period}"), *ruleset.status(state).blocks]
     state = game.state_before(period)
     if game.book.status() == "finished":
         return [
-            gm_line(f"{ruleset.NAME}・ゲーム終了（ピリオド{period - 1}まで）"),
+            head(f"{ruleset.NAME}・ゲーム終了（ピリオド{period - 1}まで）"),
             *ruleset.status(state).blocks,
         ]
     clock = game.clock()
@@ -158,7 +175,7 @@ def status(game: Game) -> list[Block]:
     missing = game.missing_players(period)
     if missing:
         parts.append("未提出: " + "、".join(missing))
-    return [gm_line("・".join(parts)), *ruleset.status(state).blocks]
+    return [head("・".join(parts)), *ruleset.status(state).blocks]
 
 
 def reveal(game: Game, number: int) -> None:

@@ -124,6 +124,14 @@ def board_blocks(state: DHState) -> list[Block]:
     return blocks
 
 
+def opening_blocks(state: DHState) -> list[Block]:
+    """What the opening post shows of the start: the map (the starters in place) and the table."""
+    return [
+        section(heading("MAP"), board_map(state), *field_lines(state)),
+        section(heading("ステータス"), status_table(state)),
+    ]
+
+
 def check_lines(ctx: Context) -> list[Block]:
     """【判定】: every die rolled, `dh/<phase>/<label>/<n> d100=42 目標65 成功` (picks: `d5=3`)."""
     lines: list[Block] = []

@@ -18,7 +18,7 @@ from typing import Any
 
 import regex
 
-from engine.report import Report
+from engine.report import Block, Report
 from engine.rng import RandomSource
 from engine.rules.dh import sim, verify
 from engine.rules.dh.control import check_order, ready_characters, speaks_for
@@ -26,7 +26,7 @@ from engine.rules.dh.forecast import forecast
 from engine.rules.dh.help import HELP, SUMMARY
 from engine.rules.dh.orders import Command, Refused, parse
 from engine.rules.dh.phase import resolve_phase
-from engine.rules.dh.report import build_report, status_report
+from engine.rules.dh.report import build_report, opening_blocks, status_report
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
@@ -103,6 +103,10 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
 
     def rules_in_force(self, state: DHState) -> list[str]:
         return rules_in_force(state)
+
+    def opening_view(self, state: DHState) -> Sequence[Block]:
+        """The starting position: the map with the starters and the table of every character."""
+        return opening_blocks(state)
 
     def read_scenario(self, text: str) -> dict[str, Any]:
         data = super().read_scenario(text)

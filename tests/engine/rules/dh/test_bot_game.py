@@ -93,7 +93,7 @@ def played(tmp_path_factory: pytest.TempPathFactory):
     game = Game(tmp_path_factory.mktemp("dh"), SCHEDULE)
     seen: dict[str, object] = {}
     game.tick("20:00:00")
-    seen["opening"] = game.bot_posts()[-1]
+    seen["opening"] = "\n".join(game.bot_posts())  # the map may come in a post of its own
     seen["p1"] = game.post(
         "20:05:00",
         "行動提出です\n会長 C3移動\n書記: B3で能力使用 対象はB3\n会計 Ｄ３移動\n会長 C9移動\n幽霊 C2移動",
@@ -116,6 +116,10 @@ def played(tmp_path_factory: pytest.TempPathFactory):
     seen["status"] = game.post("21:45:00", "状態", GM)
     game.tick("21:46:00")
     seen["status_echo"] = next(body for body in reversed(game.bot_posts()) if "【GM】" in body)
+    seen["player_status"] = game.post("21:47:00", "状態", "見物人")
+    game.post("21:47:30", "状態", "見物人")  # the same writer again in the period: no second answer
+    game.tick("21:48:00")
+    seen["player_status_answers"] = [b for b in game.bot_posts() if b.startswith(f">>{seen['player_status']}\n")]
     game.tick("22:01:00")
     yield game, seen
     game.close()
@@ -124,6 +128,11 @@ def played(tmp_path_factory: pytest.TempPathFactory):
 def test_the_opening_names_the_game_and_commits_to_the_first_phase_key(played) -> None:
     _, seen = played
     assert seen["opening"].startswith("【ダンゲロス・ハルマゲドン 開始】")
+    # Issue 25: the opening showed no map. It shows the starters in place and the table.
+    assert "【MAP】\n＼　1　2　3　4　5　6　7\nA　□　□　□　■" in seen["opening"]
+    assert "C　会長　□　□　■　□　□　番長" in seen["opening"]
+    assert "名前　陣営　位置　攻撃　防御　体力　精神　状態" in seen["opening"]
+    assert "同じキャラクターの2行目（違う行動）は無効" in seen["opening"]  # the 設定 line
     assert re.search(r"ピリオド1 締切 12/01 20:30 鍵のハッシュ\(SHA-256\): [0-9a-f]{64}", seen["opening"])
 
 
@@ -185,6 +194,18 @@ def test_the_gm_status_posts_the_board_and_the_table(played) -> None:
     _, seen = played
     echo = seen["status_echo"]
     assert "【MAP】" in echo and "名前　陣営　位置　攻撃　防御　体力　精神　状態" in echo
+
+
+def test_a_players_status_posts_the_board_and_the_table_once_a_period(played) -> None:
+    """Issue 25: HELP says 「状態 で盤面と一覧を表示します」 but a player got 「GMのトリップではないため…」."""
+    game, seen = played
+    answers = seen["player_status_answers"]
+    assert len(answers) == 1
+    answer = answers[0]
+    assert "【MAP】" in answer and "名前　陣営　位置　攻撃　防御　体力　精神　状態" in answer
+    assert "GMのトリップではない" not in answer and "【GM】" not in answer
+    # the GM's 状態 and the player's first: the player's second 状態 of the period is not answered
+    assert sum(body.count("ピリオド4・締切") for body in game.bot_posts()) == 2
 
 
 def test_verify_recomputes_every_d100_of_every_phase(played) -> None:
