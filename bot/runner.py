@@ -1,4 +1,6 @@
-"""The bot process: every configured game on one poll loop, with APScheduler as the game clocks.
+"""The bot process: every configured game on one poll loop, with APScheduler as the game clocks,
+one pacer for every board host (games on one host share its pace), one game page listing them all,
+and one process per database (`bot.process_lock`).
 
 The loop polls each thread at its interval (fast while people write, slow when quiet) and sooner
 when a held post may go. APScheduler keeps each clocked game's next deadline or reminder and wakes
@@ -16,6 +18,7 @@ from datetime import datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from bot import process_lock
 from bot.loop import PollLoop
 from bot.thread_bot import ThreadBot
 from engine.config import BotConfig, GameConfig
@@ -43,6 +46,22 @@ class Runner:
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         bot.database.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = process_lock.hold(bot.database)  # AlreadyRunning: another process runs it
+        try:
+            self._build(bot, games, registry, clock)
+        except BaseException:  # a scenario it cannot read, the page's port taken: nothing stays held
+            if hasattr(self, "store"):
+                self.store.close()
+            self._lock.close()
+            raise
+
+    def _build(
+        self,
+        bot: BotConfig,
+        games: list[GameConfig],
+        registry: Registry,
+        clock: Callable[[], datetime] | None,
+    ) -> None:
         self.store = Store(bot.database)
         self.session = make_session(bot.user_agent or USER_AGENT, pool=bot.workers)
         self.pacer = Pacer(bot.pace_seconds, bot.pace_margin)
@@ -143,3 +162,4 @@ class Runner:
         if self.page is not None:
             self.page.close()
         self.store.close()
+        self._lock.close()

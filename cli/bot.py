@@ -12,6 +12,7 @@ import click
 from board import demo
 from board.server import BoardServer, make_app
 from board.tripcode import name_and_trip
+from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
 from bot.thread_bot import ThreadBot, thread_url_problem
 from engine import config
@@ -83,7 +84,7 @@ def _run(registry: Registry) -> click.Command:
         bot, games = _config(config, registry)
         try:
             runner = Runner(bot, games, registry)
-        except ConfigError as error:  # a scenario file it cannot read
+        except (ConfigError, AlreadyRunning) as error:  # a scenario it cannot read; a second process
             raise click.ClickException(str(error)) from error
         except OSError as error:  # the game page's port ([web]) is taken
             port = bot.web.port if bot.web else "?"
@@ -154,7 +155,10 @@ def _demo(registry: Registry) -> click.Command:
             game = GameConfig(
                 "demo", "dice", f"{origin}/test/read.cgi/demo/{key}/", poll_seconds=1, idle_seconds=1
             )
-            runner = Runner(bot, [game], registry)
+            try:
+                runner = Runner(bot, [game], registry)
+            except AlreadyRunning as error:
+                raise click.ClickException(str(error)) from error
             click.echo(
                 "\n".join(
                     [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tomllib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 import click
 
 from engine import config
-from engine.config import ConfigError, GameConfig, config_template, load_config
+from engine.config import ConfigError, GameConfig, config_template, game_template, load_config
 from engine.dice.post import answer_post, roll_command
 from engine.keys import JST
 from engine.offline.adjudicate import adjudicate, starting_state
@@ -58,7 +59,7 @@ class GameChoice(click.ParamType):
         self.fail(f"{value!r} はありません（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
 
 
-OpenThread = Callable[[Path, str, str, str], str]  # (board data, board, title, first post) → key
+OpenThread = Callable[..., str]  # (board data, board, title, first post, *, brakes) → the new key
 
 
 def tool_commands(
@@ -82,13 +83,21 @@ def tool_commands(
 
 
 def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
-    """`threadgm new GAME [DIR]`: a configuration and a scenario that run as written."""
+    """`threadgm new GAME [DIR]`: a configuration and a scenario that run as written; with `--config`,
+    the game is added to a configuration (one bot, one database, one process for all its games)."""
     games = GameChoice(registry)
 
     @click.command("new")
     @click.argument("game", type=games)
     @click.argument("directory", type=click.Path(file_okay=False, path_type=Path), required=False)
     @click.option("--thread", help="The thread to play in (default: a new thread on the local board).")
+    @click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Add the game to this configuration (written if missing), its scenario beside it.",
+    )
+    @click.option("--id", "game_id", help="The game's id (default: the game's name, numbered if taken).")
     @click.option(
         "--data",
         type=click.Path(file_okay=False, path_type=Path),
@@ -100,39 +109,82 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
     @click.option(
         "--origin", default="http://127.0.0.1:8380", show_default=True, help="Where the board is served."
     )
+    @click.option("--brakes", is_flag=True, help="A local board created now gets a real ex0ch's brakes.")
     def new_command(
-        game: str, directory: Path | None, thread: str | None, data: Path, board_name: str, origin: str
+        game: str,
+        directory: Path | None,
+        thread: str | None,
+        config_file: Path | None,
+        game_id: str | None,
+        data: Path,
+        board_name: str,
+        origin: str,
+        brakes: bool,
     ) -> None:
         """新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."""
         ruleset = registry.get(game)
-        folder = directory or Path(game)
-        config, scenario = folder / "threadgm.toml", folder / "scenario.toml"
+        if config_file is not None and directory is not None:
+            raise click.ClickException(
+                "フォルダと --config は一緒に指定できません（--config のファイルの隣に書きます）"
+            )
+        config = config_file or (directory or Path(game)) / "threadgm.toml"
+        adding = config_file is not None and config.exists()
+        game_id = game_id or _free_id(game, _game_ids(config) if adding else set())
+        if adding and game_id in _game_ids(config):
+            raise click.ClickException(
+                f"{config}: id = {game_id!r} のゲームはもうあります（--id で別の名前に）"
+            )
         template = ruleset.template()
-        taken = [path for path in (config, scenario if template else None) if path and path.exists()]
+        scenario = config.parent / (f"scenario-{game_id}.toml" if config_file else "scenario.toml")
+        taken = [path for path in (None if adding else config, scenario if template else None) if path]
+        taken = [path for path in taken if path.exists()]
         if taken:
             raise click.ClickException(f"{taken[0]} はもうあります（別のフォルダを指定してください）")
         if thread is None:
             first = f"{ruleset.NAME}のスレッドです。ボットが開始を書き込みます（書き方は「ヘルプ」）"
-            key = open_thread(data, board_name, f"{ruleset.NAME} Part1", first)
+            key = open_thread(data, board_name, f"{ruleset.NAME} Part1", first, brakes=brakes)
             thread = f"{origin.rstrip('/')}/test/read.cgi/{board_name}/{key}/"
-        folder.mkdir(parents=True, exist_ok=True)
+        config.parent.mkdir(parents=True, exist_ok=True)
         if template is not None:
             scenario.write_text(template, encoding="utf-8")
         soon = datetime.now(JST).replace(second=0, microsecond=0) + timedelta(minutes=10)
-        text = config_template(
-            game,
-            game,
-            thread,
-            scenario="scenario.toml" if template else None,
-            clocked=not ruleset.immediate,
-            anchor=f"{soon:%Y-%m-%d %H:%M}",
-        )
-        config.write_text(text, encoding="utf-8")
-        click.echo(f"書きました: {config}" + (f"、{scenario}" if template else ""))
+        options = {
+            "scenario": scenario.name if template else None,
+            "clocked": not ruleset.immediate,
+            "anchor": f"{soon:%Y-%m-%d %H:%M}",
+        }
+        if adding:  # appended: the GM's own lines and comments stay as they are
+            before = config.read_text("utf-8")
+            with config.open("a", encoding="utf-8") as file:
+                file.write(("" if before.endswith("\n") else "\n") + "\n")
+                file.write(game_template(game_id, game, thread, **options))
+        else:
+            config.write_text(config_template(game_id, game, thread, **options), encoding="utf-8")
+        what = f"{config} に {game_id} を足しました" if adding else f"書きました: {config}"
+        click.echo(what + (f"、{scenario}" if template else ""))
         click.echo(f"スレッド: {thread}")
         click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
 
     return new_command
+
+
+def _game_ids(config: Path) -> set[str]:
+    """The ids of the games a configuration already has (it must be TOML a game can be added to)."""
+    try:
+        data = tomllib.loads(config.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise click.ClickException(f"{config}: 読めないためゲームを足せません ({error})") from error
+    tables = data.get("game", [])
+    if not isinstance(tables, list):
+        raise click.ClickException(f"{config}: game が [[game]] の表ではないため、ゲームを足せません")
+    return {str(table.get("id")) for table in tables if isinstance(table, dict)}
+
+
+def _free_id(game: str, taken: set[str]) -> str:
+    """The game's name, or the first `name-2`, `name-3`… no game of the configuration has."""
+    if game not in taken:
+        return game
+    return next(f"{game}-{n}" for n in range(2, len(taken) + 3) if f"{game}-{n}" not in taken)
 
 
 def _adjudicate(registry: Registry) -> click.Command:

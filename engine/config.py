@@ -203,11 +203,26 @@ def config_template(
     """A ready-to-run configuration for one game (`threadgm new`), every item with its meaning."""
     lines = [
         "# threadgm の設定（threadgm new が書いたもの）。threadgm run このファイル で動きます。",
+        "# ゲームを増やすには threadgm new ゲーム --config このファイル（一つのボットが全部を進行します）",
         "[bot]",
         'name = "ダイス係#ここを自分だけのキーに"   # #キー でトリップ付き：ボットは自分の書き込みをトリップで見分けます',
         'mail = "sage"',
         f'database = "var/{game_id}.sqlite"      # ゲームの記録と秘密の種（threadgm run する場所から。消すとダイスが変わります）',
         "",
+        "# [web]                                # ゲームのページを出すなら、この2行の先頭の # を消す",
+        "# port = 8381                          # http://127.0.0.1:8381/ に全部のゲームが並びます",
+        "",
+    ]
+    text = game_template(game_id, rules, thread, scenario=scenario, clocked=clocked, anchor=anchor)
+    return "\n".join(lines) + "\n" + text
+
+
+def game_template(
+    game_id: str, rules: str, thread: str, *, scenario: str | None, clocked: bool, anchor: str = ""
+) -> str:
+    """One `[[game]]` table with every item's meaning: the end of a new configuration, or a game
+    added to one (`threadgm new GAME --config FILE`)."""
+    lines = [
         "[[game]]",
         f'id = "{game_id}"                         # このゲームの名前（変えるとダイスが変わります）',
         f'rules = "{rules}"                        # ルール（threadgm help {rules} で説明）',
