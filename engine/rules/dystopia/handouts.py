@@ -94,7 +94,9 @@ def _handout(ctx: Context, owner: str) -> Handout:
     if found is None:
         raise DystopiaError(f"{owner}に裏ハンドアウトはありません")
     if ctx.state.sheet(owner).npc and not ctx.state.options.npc_handouts:
-        raise DystopiaError("NPCの裏ハンドアウトにこのルールは使いません（シナリオの npc_handouts）")
+        raise DystopiaError(
+            "NPCの裏ハンドアウトにこのルールは使いません（シナリオの「NPCの裏ハンドアウト」）"
+        )
     return found
 
 

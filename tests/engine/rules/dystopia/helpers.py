@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.report import Report
@@ -12,7 +13,10 @@ from engine.rules.dystopia.model import State
 from engine.ruleset import Order, OrderText
 
 GM = "GM◆GMTRIP"
-GM_TRIPS = ("GMTRIP",)  # the configuration's gm_trips of these tests
+GM_TRIPS = ("GMTRIP",)
+PROGRAM_VALUE = re.compile(
+    r"\b(?:None|True|False)\b|\{'|'\}|\[\]|<[a-z]+ object"
+)  # the configuration's gm_trips of these tests
 AKIRA = "アキラの中の人◆AKIRA"
 YUI = "ユイの中の人◆YUI"
 KEN = "ケンの中の人◆KEN"
@@ -88,6 +92,7 @@ def play(
     order = Order(1, 0, author, author, parsed.command, parsed.canonical, gm=gm)
     new, answer = RULESET.apply(state, order, RecordedSource(default=dice))
     assert dice.remaining == 0, f"{dice.remaining} recorded dice unused"
+    assert not PROGRAM_VALUE.search(answer.plain), answer.plain  # issue 25: no Python value in a post
     return new, answer
 
 

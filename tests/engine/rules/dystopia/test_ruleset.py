@@ -136,7 +136,7 @@ def test_every_reading_option_is_in_help_the_template_the_settings_and_the_openi
     template = RULESET.template() or ""
     settable = " ".join(setting.help for setting in RULESET.settings)
     for name in READING_OPTIONS:
-        assert name in RULESET.HELP and f"{name} = " in template and name in settable, name
+        assert f"{name} = " in template and name in settable, name
     state = start()
     default = "／".join(RULESET.rules_in_force(state))
     for option, phrase in (
@@ -151,3 +151,29 @@ def test_every_reading_option_is_in_help_the_template_the_settings_and_the_openi
         _, opening = RULESET.opening(flipped, SeededSource(b"k" * 32))
         line = next(text for text in opening.plain.split("\n") if text.startswith("設定: "))
         assert phrase in line, option
+
+
+def test_no_scenario_key_or_program_value_reaches_help_or_the_opening() -> None:
+    """Issue 25: no config key, path or Python value in a post; ヘルプ, ヘルプ全文 and the opening are posts.
+    Every option is named as players read it, and the template names it beside its key."""
+    import dataclasses
+    import re
+
+    from engine.rng import SeededSource
+    from engine.rules.dystopia.help import OPTION_NAMES
+    from engine.rules.dystopia.model import Options
+
+    _, opening = RULESET.opening(start(), SeededSource(b"k" * 32))
+    keys = {f.name for f in dataclasses.fields(Options)} | {"gm_trips", "owner", "gm"}
+    for text in (RULESET.HELP, "\n".join(RULESET.summary()), opening.plain):
+        assert not re.search(
+            r"[a-z]+_[a-z_]+|\b(?:true|false|None|True|False)\b|\[\[|\.toml|\.json|=\[", text
+        )
+        assert not [key for key in keys if re.search(rf"(?<![A-Za-z]){key}(?![A-Za-z])", text)]
+    assert set(OPTION_NAMES) == {f.name for f in dataclasses.fields(Options)}
+    template = RULESET.template() or ""
+    for key, name in OPTION_NAMES.items():
+        assert name in RULESET.HELP or key == "title" or key == "dice", key
+        assert re.search(rf"^{key} = .*#.*{re.escape(name)}", template, re.M) or (
+            key == "sheet_fields" and f"# {name}" in template
+        ), key
