@@ -1,7 +1,8 @@
 """What a season of にじ野望 looks like: the results in resolution order (every battle short: who
 fought, initiative, losses per round, the outcome), the dice (`【乱数】`, one line per purpose, read
-back by `verify.py`), then the standings and the text map (also what 状態 posts). The full strike log
-and everything else is in `Report.meta["result"]`."""
+back by `verify.py`), then what changed: the areas that changed hands and the rows of the standings
+that changed (a season posts only what moved; the full standings and the text map are what 状態 and
+the game page show). The full strike log and everything else is in `Report.meta["result"]`."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from engine.rules.nijiyabou.state import State
 from engine.rules.nijiyabou.war import Battle
 
 ROLLS_HEADING = "乱数"
+ROUNDS_PER_LINE = 3
 
 
 def _army_text(state: State, fight: Fight, index: int) -> str:
@@ -33,11 +35,15 @@ def battle_lines(before: State, after: State, battle: Battle) -> list[Block]:
     order = " → ".join(before.country_label(a.country) for a in fight.armies)
     rolls = "、".join(f"{before.country_label(c)} 1D100={face}" for c, face in fight.initiative_rolls)
     blocks.append(line(f"先攻順: {order}" + (f"（同値のため {rolls}）" if rolls else "")))
-    for number, losses in enumerate(fight.rounds, start=1):
-        parts = [
+    rounds = [
+        f"{number}回戦 "
+        + " ".join(
             f"{before.country_label(a.country)}-{lost}" for a, lost in zip(fight.armies, losses, strict=True)
-        ]
-        blocks.append(line(f"{number}回戦 損害: {' '.join(parts)}"))
+        )
+        for number, losses in enumerate(fight.rounds, start=1)
+    ]
+    for start in range(0, len(rounds), ROUNDS_PER_LINE):  # a few rounds a line: a season fits fewer posts
+        blocks.append(line("損害: " + "／".join(rounds[start : start + ROUNDS_PER_LINE])))
     blocks.append(line("→ ", strong(_outcome(before, after, battle))))
     for liver, country in battle.captured:
         blocks.append(line(f"{after.livers[liver].name}は{after.country_label(country)}の武将に"))
@@ -56,8 +62,12 @@ def _outcome(before: State, after: State, battle: Battle) -> str:
     return f"{battle.area}の防衛成功（{before.country_label(battle.defender)}）"
 
 
-def standings(state: State) -> list[Block]:
-    rows = []
+STANDINGS_HEADER = ("国", "エリア", "国力", *TROOPS, "ライバー")
+
+
+def _rows(state: State) -> dict[str, tuple[str, ...]]:
+    """The standings' row of each country, largest first."""
+    rows = {}
     for country in sorted(
         state.countries, key=lambda c: (-len(state.areas_of(c)), list(state.livers).index(c))
     ):
@@ -65,10 +75,37 @@ def standings(state: State) -> list[Block]:
         troops = [sum(state.areas[a].troops[t] for a in areas) for t in TROOPS]
         livers = [liver.name for liver in state.livers.values() if liver.alive and liver.country == country]
         power = sum(state.areas[a].power for a in areas)
-        rows.append(
-            (state.country_label(country), f"{len(areas)}", f"{power}", *map(str, troops), "・".join(livers))
+        rows[country] = (
+            state.country_label(country),
+            f"{len(areas)}",
+            f"{power}",
+            *map(str, troops),
+            "・".join(livers),
         )
-    return [heading("勢力"), table(rows, header=("国", "エリア", "国力", *TROOPS, "ライバー"))]
+    return rows
+
+
+def standings(state: State) -> list[Block]:
+    return [heading("勢力"), table(list(_rows(state).values()), header=STANDINGS_HEADER)]
+
+
+def changes(before: State, after: State) -> list[Block]:
+    """What the season changed: areas that changed hands, and the standings' rows that changed."""
+    moved = [
+        f"{name}：{before.country_label(area.owner)}→{after.country_label(after.areas[name].owner)}"
+        for name, area in before.areas.items()
+        if area.owner != after.areas[name].owner
+    ]
+    old = _rows(before)
+    rows = [row for country, row in _rows(after).items() if old.get(country) != row]
+    blocks: list[Block] = []
+    if moved:
+        blocks.append(section(heading("支配の変化"), *(line(text) for text in moved)))
+    if rows:
+        blocks += [heading("勢力の変化（全体は 状態 で）"), table(rows, header=STANDINGS_HEADER)]
+    else:
+        blocks.append(line("勢力に変化はありません（全体は 状態 で）"))
+    return blocks
 
 
 def text_map(state: State) -> list[Block]:
@@ -111,7 +148,7 @@ def season_report(before: State, after: State, season: Season) -> Report:
     if after.winner:
         blocks.append(line(strong(f"天下統一：{after.country_label(after.winner)}")))
     blocks += rolls_lines(season.rolls)
-    blocks += standings(after) + text_map(after)
+    blocks += changes(before, after)
     return report(*blocks, kind="resolution", result=result_data(before, after, season))
 
 
