@@ -214,4 +214,7 @@ def parse_lines(body: str) -> list[tuple[str, Command | str]]:
             continue
         if command is not None:
             found.append((raw.strip(), command))
-    return found[:MAX_LINES]
+    if len(found) > MAX_LINES:
+        rest = f"ここから先の{len(found) - MAX_LINES}行は読みません（1つの書き込みに{MAX_LINES}行まで。次の書き込みで）"
+        return [*found[:MAX_LINES], (found[MAX_LINES][0], rest)]
+    return found

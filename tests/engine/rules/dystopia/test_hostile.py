@@ -5,6 +5,7 @@ wrong types, repeated command words) through `parse_post` and `apply` never rais
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -161,3 +162,31 @@ def test_random_posts_never_raise(words: list[str]) -> None:
         for author in (GM, AKIRA, "通りすがり"):
             order = Order(2, 0, author, author, parsed.command, parsed.canonical)
             RULESET.apply(state, order, SeededSource(b"k" * 32))
+
+
+def test_lines_past_the_limit_are_answered_not_dropped() -> None:
+    body = "\n".join(["MP回復 1"] * 10)
+    _, report = play(start(), body, AKIRA)
+    assert (
+        report.plain.count("MP回復") >= 8
+        and "ここから先の2行は読みません（1つの書き込みに8行まで" in report.plain
+    )
+
+
+def test_import_character_answers_bad_input_in_japanese_never_a_traceback(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from scheduler import main
+
+    for text in (
+        '{"kind":"character","data":{"name":"ジェイ","params":5}}',
+        '{"kind":"character","data":{"name":"ジェイ","status":[{"label":"HP","value":"+-100"}]}}',
+        '{"kind":"character","data":{"name":"ジェイ","initiative":"\u1369"}}',
+        "\xff\xfe not json",
+    ):
+        source = tmp_path / "bad.json"
+        source.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["import-character", "dystopia", str(source)])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert re.search(r"[ぁ-んァ-ン]", result.output), result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
