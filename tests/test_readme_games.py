@@ -75,3 +75,25 @@ def test_each_scenario_line_is_one_of_the_written_scenario_and_plays(game: str) 
                 assert key in scenario, f"{key} is not in the written scenario"
                 scenario[key] = value
         ruleset.initial_state(scenario)  # a game the rules accept
+
+
+def test_the_table_of_games_names_every_registered_game_with_how_it_starts() -> None:
+    games = README.read_text("utf-8").split("\n## Games\n", 1)[1].split("\n### ", 1)[0]
+    rows = [
+        line.split(" | ") for line in games.splitlines() if line.startswith("| `") and "rules =" not in line
+    ]
+    assert {row[0].strip("| `") for row in rows} == set(REGISTRY.ids())
+    assert all(len(row) == 4 and row[3].strip(" |") for row in rows), "what it is, how played, how it starts"
+
+
+def test_the_first_command_after_make_demo_works_as_written() -> None:
+    """`threadgm` lives in .venv (pyproject's script, which `make` installs): the README says how to
+    call it before the first `threadgm …` it shows."""
+    text = README.read_text("utf-8")
+    pyproject = tomllib.loads((README.parent / "pyproject.toml").read_text("utf-8"))
+    assert pyproject["project"]["scripts"]["threadgm"] == "scheduler:main"
+    assert "$(VENV)/bin/threadgm" in (README.parent / "Makefile").read_text("utf-8")
+    told = min(text.index(".venv/bin/threadgm"), text.index(". .venv/bin/activate"))
+    first_use = text.index("`threadgm ")
+    assert told < first_use
+    assert "```sh\nmake demo" in text and "\nmake test " in text  # the two set-up commands, as they were
