@@ -32,16 +32,20 @@ def board(tmp_path: Path):
 @pytest.fixture(autouse=True)
 def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
     """Every game the suite plays: when its store closes, each stored period's state is folded again
-    from the scenario and the log and must be byte for byte the snapshot (the snapshot is a cache)."""
+    from the scenario and the log and must be byte for byte the snapshot (the snapshot is a cache);
+    and no post it wrote told a secret before its time (tests/secrets_watch.py)."""
     import scheduler
     from store.db import Store
+    from tests.secrets_watch import SecretsWatch
 
     bots: list = []
+    secrets = SecretsWatch()
     original_init, original_close = scheduler.ThreadBot.__init__, Store.close
 
     def track(self, *args, **kwargs) -> None:
         original_init(self, *args, **kwargs)
         bots.append(self)
+        secrets.watch(self)
 
     def close(store: Store) -> None:
         for bot in [b for b in bots if b.store is store]:
@@ -54,13 +58,17 @@ def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
     yield
     for bot in bots:  # stores a test never closed
         _check_refold(bot)
+    assert secrets.told == [], "\n".join(secrets.told)
 
 
 def _check_refold(bot) -> None:
     import sqlite3
 
     try:
-        stored = {r["period"]: r["state"] for r in bot.store.db["resolutions"].rows_where("game_id = ?", [bot.game.id])}
+        stored = {
+            r["period"]: r["state"]
+            for r in bot.store.db["resolutions"].rows_where("game_id = ?", [bot.game.id])
+        }
     except sqlite3.ProgrammingError:
         return  # closed behind our back (a crash test's store): nothing to read
     if stored:
