@@ -31,9 +31,10 @@ from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from parser.numbers import DIGITS, number_or_error
 
 _AUTHOR = regex.compile(r"^\s*\[([^\]]+)\]\s*(.*)$")
-_DURATION = regex.compile(r"^(?:(\d+)\s*分)?\s*(?:(\d+)\s*秒?)?$")
+_DURATION = regex.compile(rf"^(?:({DIGITS}+)\s*分)?\s*(?:({DIGITS}+)\s*秒?)?$")
 _STATS = ("hp", "mind", "attack", "defense", "square")
 
 
@@ -41,8 +42,9 @@ def _seconds(text: str) -> int:
     """`75`, `75秒`, `1分15秒` → 75."""
     match = _DURATION.match(unicodedata.normalize("NFKC", str(text)).strip())
     if match is None or not (match[1] or match[2]):
-        raise ValueError(f"遅刻「{text}」は秒数で書いてください（例：75 ／ 1分15秒）")
-    return int(match[1] or 0) * 60 + int(match[2] or 0)
+        raise ValueError(f"遅刻「{str(text)[:12]}」は秒数で書いてください（例：75 ／ 1分15秒）")
+    minutes = number_or_error(match[1] or "0", what="遅刻の分", digits=4)
+    return minutes * 60 + number_or_error(match[2] or "0", what="遅刻の秒", digits=6)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -68,9 +70,7 @@ def _set_character(state: DHState, name: str, key: str, value: Any) -> None:
             raise ValueError(f"{value}はMAPの外か壁です")
         character.square = square
         return
-    number = int(unicodedata.normalize("NFKC", str(value)))
-    if number < 0:
-        raise ValueError("0以上の整数にしてください")
+    number = number_or_error(str(value), what=f"{name}の{key}", digits=6)
     setattr(character, key, number)
     if key == "hp" and number == 0:
         character.alive, character.square = False, None
@@ -202,6 +202,8 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
 
     def set_value(self, state: DHState, path: str, value: Any) -> DHState:
         new = state_from_dict(state_to_dict(state))
+        path = unicodedata.normalize("NFKC", path)  # names are kept in NFKC (characters.ロボⅡ.hp)
+        value = unicodedata.normalize("NFKC", str(value)).strip()
         parts = path.split(".")
         if path == "late":
             new.late = _seconds(str(value))
@@ -210,7 +212,7 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
                 raise ValueError(f"勝者は {'・'.join(s.name for s in new.sides)}・引き分け のどれかです")
             new.winner, new.reason = str(value), "GMの裁定"
         elif len(parts) == 2 and parts[0] == "dp" and parts[1] in new.dp:
-            new.dp[parts[1]] = int(unicodedata.normalize("NFKC", str(value)))
+            new.dp[parts[1]] = number_or_error(str(value), what=f"{parts[1]}のDP", digits=6)
         elif len(parts) == 3 and parts[0] == "characters":
             _set_character(new, parts[1], parts[2], value)
         else:

@@ -52,11 +52,28 @@ def test_gm_settings() -> None:
         ("characters.アリス.fs", "1", "設定できません"),
         ("characters.アリス.square", "C4", "壁"),
         ("colour", "red", "設定できるもの"),
+        # Issue 24: ፩ (&#4969;), ٣ and 4,400 digits went to int(): a ValueError of Python's or a
+        # huge integer in the state; now the reason names the field.
+        ("characters.アリス.hp", "\u1369", "数字（0～9）で書いて"),  # ፩, as &#4969; in a browser's post
+        ("characters.アリス.hp", "٣", "数字（0～9）で書いて"),
+        ("characters.アリス.hp", "9" * 4400, "大きすぎます"),
+        ("characters.アリス.hp", "-1", "数字（0～9）で書いて"),
+        ("dp.赤", "1" * 50, "大きすぎます"),
+        ("late", "٣秒", "秒数で書いて"),
+        ("late", "9" * 4400, "大きすぎます"),
     ],
 )
 def test_settings_that_cannot_be_made(path: str, value: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
         RULESET.set_value(arena(), path, value)
+
+
+def test_a_setting_names_a_character_as_lines_do() -> None:
+    """A scenario name NFKC changes is kept in NFKC; the GM types it as the scenario wrote it."""
+    state = RULESET.initial_state(
+        RULESET.read_scenario(ARENA.read_text("utf-8").replace('name = "アリス"', 'name = "ＡＬＩＣＥⅡ"'))
+    )
+    assert RULESET.set_value(state, "characters.ＡＬＩＣＥⅡ.hp", "３").characters["ALICEII"].hp == 3
 
 
 def test_status_posts_the_board_and_the_table() -> None:
