@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from board import admin
-from board.settings import new_board_settings
 
 BOARD = "demo"
-SETTINGS = new_board_settings()  # a playground: none of the real boards' brakes
 TITLE = "threadgm ダイス体験スレ"
 OPENING = """ここは threadgm の体験スレです。ダイスを書き込むとボットが答えます。
 書き方の例（1行に1つ、いくつでも）:

@@ -11,6 +11,7 @@ import click
 
 from board import demo
 from board.server import BoardServer, make_app
+from board.settings import new_board_settings
 from board.tripcode import name_and_trip
 from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
@@ -137,11 +138,12 @@ def _demo(registry: Registry) -> click.Command:
         default=Path("var/demo"),
         show_default=True,
     )
-    def demo_command(host: str, port: int, data: Path) -> None:
+    @click.option("--brakes", is_flag=True, help="A board created now gets a real ex0ch's brakes.")
+    def demo_command(host: str, port: int, data: Path, brakes: bool) -> None:
         """体験: ローカル掲示板とダイスボットを起動する (the local board and the bot on a demo thread)."""
         _setup_logging(False)
         data.mkdir(parents=True, exist_ok=True)
-        app = make_app(data / "board", [demo.BOARD], defaults=demo.SETTINGS)
+        app = make_app(data / "board", [demo.BOARD], defaults=new_board_settings(brakes))
         try:
             server = BoardServer(app, host, port).start()
         except OSError as error:

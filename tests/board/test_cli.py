@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from board.settings import LOCAL_PLAY, load
 from board.storage import BoardStore
+from bot.runner import Runner
 from scheduler import main
 
 
@@ -126,13 +127,26 @@ def board_made_by(path: str, tmp_path: Path, brakes: bool, monkeypatch: pytest.M
         "board-admin new-board": ["board-admin", "--data", data, "new-board", "play", *extra],
         "board-admin new-thread": ["board-admin", "--data", data, "new-thread", "play", "題", "本文", *extra],
     }
+    commands["new"] = ["new", "dice", str(tmp_path / "game"), "--data", data, "--board", "play", *extra]
+    # `demo` makes its board under DATA/board, always named demo
+    commands["demo"] = [
+        "demo",
+        "--port",
+        "0",
+        "--data",
+        str(tmp_path.parent / f"{tmp_path.name}-demo"),
+        *extra,
+    ]
     monkeypatch.setattr(board.cli, "serve", lambda *args, **kwargs: None)  # `board` would serve forever
+    monkeypatch.setattr(Runner, "run_until_signalled", Runner.stop)  # and so would `demo`
     result = CliRunner().invoke(main, commands[path])
     assert result.exit_code == 0, result.output
+    if path == "demo":
+        return tmp_path.parent / f"{tmp_path.name}-demo" / "board" / "demo" / "SETTING.TXT"
     return tmp_path / "play" / "SETTING.TXT"
 
 
-PATHS = ["board", "board-admin new-board", "board-admin new-thread"]
+PATHS = ["board", "board-admin new-board", "board-admin new-thread", "new", "demo"]
 
 
 @pytest.mark.parametrize("path", PATHS)
