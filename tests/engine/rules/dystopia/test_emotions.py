@@ -82,3 +82,22 @@ def test_the_gm_may_allow_only_some_pcs_and_change_the_total_cap() -> None:
     assert "合計は9まで" in answer.plain
     state, _ = play(state, "感情上昇 ユイ 1", AKIRA)
     assert state.sheets["アキラ"].emotion_total == 9
+
+
+def test_the_first_scene_is_scene_1_and_a_move_says_only_what_it_closed() -> None:
+    """Players met 「シーン2」 for the first scene and 「（感情ロールは締め切り、裏ハンドアウトの申し出は
+    取り消し）」 on every scene although nothing was open."""
+    state, answer = play(start(), "シーン オープニング", GM)
+    assert "シーン1：オープニング" in answer.plain and "（" not in answer.plain
+    state, answer = play(state, "シーン ドラマ", GM)
+    assert answer.plain.strip().endswith("シーン2：ドラマ")
+    state, _ = play(state, "感情ロール許可", GM)
+    _, answer = play(state, "シーン クライマックス", GM)
+    assert "シーン3：クライマックス（感情ロールは締め切り）" in answer.plain
+
+
+def test_help_speaks_to_players_not_of_the_project() -> None:
+    from engine.rules.dystopia import RULESET
+
+    for word in ("シードにない", "共有ページ", "seed"):
+        assert word not in RULESET.HELP + RULESET.SUMMARY, word
