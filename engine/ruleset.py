@@ -121,6 +121,11 @@ class Ruleset(ABC, Generic[S, C]):
         """What 状態 posts after the period line. Default: nothing more."""
         return report(kind="status")
 
+    def period_status(self, state: S, orders: Sequence[Order]) -> Report:
+        """What 状態 posts while a period runs, given the orders accepted in it so far (a game whose
+        claims settle at the deadline counts them). Default: `status(state)`."""
+        return self.status(state)
+
     def picture(self, state: S, result: Mapping[str, Any] | None = None) -> str | None:
         """The state as SVG text for the game page and `threadgm picture` (only what the thread may
         see); `result` is the structured result of the period that led to it (`result_data`), when

@@ -18,7 +18,7 @@ from engine.config import GameConfig
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
-from engine.ruleset import Ruleset
+from engine.ruleset import Order, OrderText, Ruleset
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 
@@ -198,6 +198,14 @@ class Game:
 
     def finished(self, state: Any) -> bool:
         return self.ruleset.finished(state)
+
+    def accepted_orders(self, period: int) -> list[Order]:
+        """The orders of `period` accepted so far, in the order stored (the receipt's and 状態's view)."""
+        return [
+            Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical)
+            for o in self.book.orders(period, ["accepted"])
+            if isinstance(parsed := self.ruleset.parse_line(o.canonical), OrderText)
+        ]
 
     def missing_players(self, period: int) -> list[str]:
         state = self.state_before(period)

@@ -175,7 +175,7 @@ def status(game: Game, by_gm: bool = True) -> list[Block]:
     missing = game.missing_players(period)
     if missing:
         parts.append("未提出: " + "、".join(missing))
-    return [head("・".join(parts)), *ruleset.status(state).blocks]
+    return [head("・".join(parts)), *ruleset.period_status(state, game.accepted_orders(period)).blocks]
 
 
 def reveal(game: Game, number: int) -> None:

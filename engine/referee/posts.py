@@ -19,7 +19,7 @@ from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
 from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
 from engine.report import Block, Report, anchor, heading, line, report
-from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
+from engine.ruleset import ImmediateRuleset, Order, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
@@ -353,11 +353,7 @@ def _remarked(
     game: Game, state: object, period: int, orders: tuple[periods.ReadOrder, ...]
 ) -> tuple[periods.ReadOrder, ...]:
     """The ruleset's word on each accepted order, given the accepted orders of its period before it."""
-    earlier = [
-        Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical)
-        for o in game.book.orders(period, ["accepted"])
-        if isinstance(parsed := game.ruleset.parse_line(o.canonical), OrderText)
-    ]
+    earlier = game.accepted_orders(period)
     out = []
     for order in orders:
         if order.status == "accepted":

@@ -66,8 +66,7 @@ def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str:
     name = state.livers[target].name
     if won.get(target) is order:
         areas = "・".join(state.areas_of(target)) if target in state.countries else ""
-        country = f"{name}の国（{areas}）" if areas else name
-        return f"{country}に参加します（判定で確定）"
+        return f"{areas + 'の' if areas else ''}{name}として参加、季節の判定で確定"
     if target in won:
         return f"{name}には先に>>{won[target].post}の参加があるため、この参加は無効です"
     mine = next(k for k, o in won.items() if authority.same_player(o.author, order.author))

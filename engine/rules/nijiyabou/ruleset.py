@@ -207,11 +207,29 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
         return rules_in_force(state)
 
     def status(self, state: State) -> Report:
+        return self.period_status(state, ())
+
+    def period_status(self, state: State, orders: Sequence[Order]) -> Report:
+        """状態: the players (those whose claim this season is taken count, marked as settling at
+        the deadline), the standings and the text map."""
         blocks: list[Block] = [heading(f"にじ野望 {state.season_name()}")]
         played = [
             f"{liver.name}={liver.player}" for liver in state.livers.values() if liver.alive and liver.player
         ]
-        blocks.append(line("プレイヤー: " + ("、".join(played) if played else "まだいません")))
+        pending = [
+            f"{state.livers[liver].name}={order.author}（参加受付済み）"
+            for liver, order in receipts.claims(state, orders).items()
+        ]
+        joined = [*played, *pending]
+        blocks.append(
+            line(
+                f"プレイヤー（{len(joined)}人）: " + "、".join(joined)
+                if joined
+                else "プレイヤー: まだいません"
+            )
+        )
+        if pending:
+            blocks.append(line("参加受付済みの人は、この季節の判定でプレイヤーに決まります"))
         blocks += season_report.standings(state) + season_report.text_map(state)
         return report(*blocks, kind="status")
 

@@ -90,6 +90,7 @@ def played(tmp_path_factory: pytest.TempPathFactory):  # noqa: PLR0915 — one g
     seen["eve"] = post("20:08", "参加 静凛\n参加 モイラ\n山梨：内政", EVE)
     seen["frank"] = post("20:09", "参加 葛葉\n愛知：配信 葛葉 統率", FRANK)
     seen["gm"] = post("20:10", f"設定 players.社築={signed(DAVE)}", GM)
+    post("20:10", "状態", GM)  # before the first update: the claims taken so far count
     seen["receipt1"] = tick("20:11")
     seen["dave"] = post("20:12", "千葉：内政", DAVE)
     seen["receipt_dave"] = tick("20:13")
@@ -137,6 +138,21 @@ def test_the_receipt_takes_the_forms_players_type_and_says_why_it_refuses(played
     assert f">>{played['bob']} 神奈川：出陣 大阪 → 大阪は神奈川の隣接エリアではありません" in refused
     assert f">>{played['carol']} 埼玉：徴兵 騎兵 → 徴兵は兵種と数を書いてください" in refused
     assert f">>{played['dave']} 千葉：内政" in played["receipt_dave"]
+
+
+def test_status_before_the_first_update_counts_the_claims_taken(played) -> None:
+    status = played["receipt1"].split("【にじ野望 1615年春】")[1]
+    assert f"月ノ美兎={signed(ALICE)}（参加受付済み）" in status
+    assert f"社築={signed(DAVE)}" in status and "プレイヤー: まだいません" not in status
+    assert "プレイヤー（6人）" in status, status[:300]
+
+
+def test_a_claim_is_answered_with_the_country_joined(played) -> None:
+    assert (
+        f">>{played['alice']} 参加 月ノ美兎（東京の月ノ美兎として参加、季節の判定で確定）"
+        in played["receipt1"]
+    )
+    assert "静凛には先に" in played["receipt1"]  # Eve's 参加 静凛 after Carol's
 
 
 def test_the_first_claim_wins_and_the_gm_assigns(played) -> None:

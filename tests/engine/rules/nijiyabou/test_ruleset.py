@@ -105,7 +105,7 @@ def test_state_json_round_trips_across_seasons() -> None:
 def test_status_shows_the_season_players_standings_and_map() -> None:
     text = RULESET.status(claimed()).plain
     assert text.startswith("【にじ野望 1615年春】")
-    assert "プレイヤー: 月ノ美兎=アリス◆ALICE、剣持刀也=ボブ◆BOB" in text
+    assert "プレイヤー（2人）: 月ノ美兎=アリス◆ALICE、剣持刀也=ボブ◆BOB" in text
     assert "【勢力】" in text and "関東: 茨城=勇気ちひろ" in text
 
 
@@ -181,3 +181,20 @@ def test_nobody_but_a_gm_commands_a_country_nobody_has_joined() -> None:
     assert "プレイヤーがいないため命令できません" in outcome.plain
     gm = Order(3, 0, "GM◆GMTRIP", "GM◆GMTRIP", parsed.command, parsed.canonical, gm=True)
     assert RULESET.check(state, gm) is None
+
+
+def test_status_counts_the_players_whose_claims_were_taken_this_season() -> None:
+    """Issue 25: 状態 before the first update said 「プレイヤー: まだいません」 though three lords joined."""
+    state = RULESET.initial_state({})
+    claims = [
+        order("参加 月ノ美兎", "アリス◆ALICE", 3),
+        order("参加 東京", "ボブ◆BOB", 4),
+        order("参加 神奈川", "ボブ◆BOB", 5),
+    ]
+    claims.append(order("参加 静凛", "キャロル◆C", 6))
+    text = RULESET.period_status(state, claims).plain
+    assert (
+        "プレイヤー（3人）: 月ノ美兎=アリス◆ALICE（参加受付済み）、剣持刀也=ボブ◆BOB（参加受付済み）、静凛=キャロル◆C（参加受付済み）"
+        in text
+    )
+    assert "プレイヤー: まだいません" in RULESET.status(state).plain
