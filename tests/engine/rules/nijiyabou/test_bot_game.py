@@ -16,6 +16,9 @@ from board.tripcode import name_and_trip
 from engine.keys import JST
 from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
+from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.orders import Act, parse_line
+from engine.ruleset import Order
 from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
@@ -93,6 +96,8 @@ def played(tmp_path_factory: pytest.TempPathFactory):  # noqa: PLR0915 — one g
     post("20:10", "状態", GM)  # before the first update: the claims taken so far count
     seen["receipt1"] = tick("20:11")
     seen["dave"] = post("20:12", "千葉：内政", DAVE)
+    # one command per area: the later line runs, and its receipt says which was replaced (issue 25)
+    seen["bob2"] = post("20:12", "神奈川：徴兵 騎兵500\n神奈川：配信", BOB)
     seen["receipt_dave"] = tick("20:13")
     seen["report1"] = tick("21:02")
     # 1615年夏: a battle with relief designations; the reminder names who sent nothing.
@@ -153,6 +158,84 @@ def test_a_claim_is_answered_with_the_country_joined(played) -> None:
         in played["receipt1"]
     )
     assert "静凛には先に" in played["receipt1"]  # Eve's 参加 静凛 after Carol's
+
+
+RECEIPT_LINE = re.compile(r"^>>(\d+) ([^（]+?)(?:（(.*)）)?$")
+WONT_RUN = ("無効", "実行されません", "取りやめ")
+
+
+def _receipt_lines(played) -> list[tuple[int, int, str, str]]:
+    """(period, post, canonical, note) of every accepted line of every receipt, in thread order."""
+    found = []
+    for body in played["bot_posts"]:
+        head = re.match(r"^【受付 ピリオド(\d+)", body)
+        if head is None:
+            continue
+        for text in body.split("受け付けられなかった命令:")[0].split("\n")[1:]:
+            match = RECEIPT_LINE.match(text)
+            if match and match[2] not in ("取消:", "準備完了"):
+                found.append((int(head[1]), int(match[1]), match[2], match[3] or ""))
+    return found
+
+
+def _effect(canonical: str) -> str | None:
+    """The report line that shows an order ran (None: the report has no line of its own for it)."""
+    command = parse_line(canonical).command
+    if isinstance(command, Act):
+        return None
+    markers = {
+        "内政": " 内政：",
+        "徴兵": " 徴兵：",
+        "配信": " 配信（",
+        "移動": " 移動：",
+        "編成": " 編成：",
+        "救援": " 救援部隊：",
+        "委任": " 委任：",
+    }
+    if command.kind == "出陣":
+        return f"【合戦 {command.target}"
+    return command.area + markers[command.kind] if command.kind in markers else None
+
+
+def _shown(report: str, effect: str) -> bool:
+    if effect.startswith("【"):
+        return effect in report
+    return any(text.startswith(effect) and "実行されず" not in text for text in report.split("\n"))
+
+
+def test_every_receipt_line_agrees_with_the_report_of_its_season(played) -> None:
+    """A receipt is a promise (issue 25): a line accepted without a word runs — the report shows it
+    and does not refuse it; a line the receipt says will not run (replaced, void) does not."""
+    authors = {p.number: f"x◆{p.trip}" for p in played["thread"]}
+    lines = _receipt_lines(played)
+    checked = 0
+    for index, (period, post, canonical, note) in enumerate(lines):
+        report = played[f"report{period}"]
+        refused = f">>{post} {canonical} →" in report
+        order = Order(post, 0, authors[post], authors[post], parse_line(canonical).command, canonical)
+        later = [
+            o
+            for p2, post2, c2, _ in lines[index + 1 :]
+            if p2 == period
+            and RULESET.order_key(
+                o := Order(post2, 0, authors[post2], authors[post2], parse_line(c2).command, c2)
+            )
+            == RULESET.order_key(order)
+        ]
+        runs = not later and not any(word in note for word in WONT_RUN)
+        effect = _effect(canonical)
+        shown = effect is not None and _shown(report, effect)
+        if runs:
+            assert not refused and (effect is None or shown), (canonical, note, report)
+        else:
+            replaced_by_other = later and parse_line(later[-1].canonical).command.kind != order.command.kind
+            assert refused or not replaced_by_other or not shown, (canonical, note, report)
+        checked += 1
+    assert checked >= 20
+    assert "神奈川は1命令：徴兵が有効、内政は取消" in played["receipt_dave"]
+    assert "神奈川は1命令：配信が有効、徴兵は取消" in played["receipt_dave"]
+    assert "神奈川 配信（剣持刀也）" in played["report1"] and "神奈川 徴兵" not in played["report1"]
+    assert "神奈川 内政" not in played["report1"]
 
 
 def test_the_first_claim_wins_and_the_gm_assigns(played) -> None:
