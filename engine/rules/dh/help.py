@@ -77,7 +77,8 @@ HELP = """\
 ・移動力（2）。
 
 ■遅刻ペナルティ
-・GMが 設定 late=秒数（例：設定 late=75 ／ late=1分15秒）でそのフェイズの陣営の遅刻を記録すると、1～60秒の遅刻で1人（既定）、以後60秒ごとに1人（既定）ずつ多く（61秒で2人）行動が失われます。誰が失うかは行動できるキャラクターからダイスで抽選し、結果に書きます。
+・そのフェイズの陣営の有効な行のうち最後の行が締切より後に書かれていたら遅刻です（締切は陣営に知らされたもの：GMが延長したときは延長前の締切で、延長された時間に書いた行は遅刻になります）。1～60秒の遅刻で1人（既定）、以後60秒ごとに1人（既定）ずつ多く（61秒で2人）行動が失われます。誰が失うかは行動できるキャラクターからダイスで抽選し、結果に書きます。
+・GMは 設定 late=秒数（例：設定 late=75 ／ late=1分15秒。late=0 で遅刻なし）で遅刻を決められます。書き込みの時刻より優先します。
 
 ■ダイスと検証
 ・判定はすべてd100（出目が目標以下で成功）。増援と遅刻の抽選は候補の数の面のダイス（候補1人ならダイスなし）。キャラクターごとに「dh/フェイズ/名前/n」のストリームを使い、ピリオドの鍵で HMAC-SHA256 から棄却法で求めます。結果の【判定】にすべての出目を書き、threadgm verify で誰でも再計算できます。"""
@@ -129,6 +130,6 @@ Left out: nothing of the page. Readings chosen where it is silent are options (z
 failed_activation_pays, dying) or defaults named in HELP: the range shapes, durations in turns, the
 counter conditions (被攻撃 / 敵侵入), a field ending with its owner, 強制移動 to the square the line
 names, reinforcements placed on the zone's first free squares.
-Beyond the page (DH 2.1's other pages, seed-gaps.md): how late a side was is entered by the GM
-(設定 late=秒), since the bot's resolution is not told when each line was written.
+Beyond the page (DH 2.1's other pages, seed-gaps.md): how late a side was is measured from the post
+times of its lines against the phase's deadline as given (resolve_timed; the GM's 設定 late=秒 overrides).
 """

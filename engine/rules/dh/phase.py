@@ -2,7 +2,8 @@
 period's random streams.
 
 1. At the first phase only: パッシブ of every starter (ゲーム開始時), then the start of phase 1.
-2. 遅刻ペナルティ: when the GM set how late the side was (`late`, seconds), it loses `late_first` actions
+2. 遅刻ペナルティ: when the side was late (`late`, seconds: measured from the post times of its lines
+   against the phase's deadline, or set by the GM), it loses `late_first` actions
    for the first second and `late_per_minute` more for every further minute; who loses them is drawn
    (stream label 遅刻) among the characters that could act, and stated.
 3. The lines in the order they were written, each character's action whole (`action.py`), a 再行動
@@ -133,15 +134,16 @@ def start_phase(ctx: Context) -> None:
 def late_penalty(ctx: Context) -> list[str]:
     """遅刻ペナルティ: the characters that lose their action, drawn among those that could act."""
     state, options = ctx.state, ctx.state.options
-    if state.late <= 0:
+    late, note = state.late or 0, state.late_note
+    state.late, state.late_note = None, ""  # the next phase's lateness is its own
+    if late <= 0:
         return []
-    count = options.late_first + options.late_per_minute * ((state.late - 1) // 60)
+    count = options.late_first + options.late_per_minute * ((late - 1) // 60)
     pool = [c.name for c in state.characters.values() if c.side == state.acting.name]
     pool = [name for name in pool if precondition(ctx, state.characters[name], False) is None]
     lost = [pool.pop(ctx.pick("遅刻", f"遅刻{n + 1}人目", len(pool))) for n in range(min(count, len(pool)))]
-    ctx.say(f"遅刻{state.late}秒: {count}人の行動が失われる → {'、'.join(lost) or 'なし'}")
+    ctx.say(f"遅刻{late}秒{note}: {count}人の行動が失われる → {'、'.join(lost) or 'なし'}")
     ctx.lost.update(lost)
-    state.late = 0
     return lost
 
 

@@ -12,12 +12,15 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import regex
 
+from engine.clock.words import JST
 from engine.report import Block, Report
 from engine.rng import RandomSource
 from engine.rules.dh import sim, verify
@@ -28,7 +31,7 @@ from engine.rules.dh.orders import Command, Refused, parse
 from engine.rules.dh.phase import resolve_phase
 from engine.rules.dh.report import build_report, opening_blocks, status_report
 from engine.rules.dh.scenario import initial_state
-from engine.rules.dh.state import DHState, state_from_dict, state_to_dict
+from engine.rules.dh.state import DHState, clone, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
 from parser.numbers import DIGITS, number_or_error
@@ -48,7 +51,11 @@ def _seconds(text: str) -> int:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("late", "このフェイズの陣営の遅刻（秒。例：late=75、late=1分15秒）", _seconds),
+    Setting(
+        "late",
+        "このフェイズの陣営の遅刻（秒。書き込みの時刻より優先。例：late=75、late=1分15秒、late=0）",
+        _seconds,
+    ),
     Setting("winner", "勝者の陣営（降参など。引き分けも可）", str),
     Setting("dp.<陣営名>", "その陣営のDP（整数）", int),
     Setting(
@@ -74,6 +81,31 @@ def _set_character(state: DHState, name: str, key: str, value: Any) -> None:
     setattr(character, key, number)
     if key == "hp" and number == 0:
         character.alive, character.square = False, None
+
+
+def lateness(state: DHState, kept: Sequence[Order], deadline: datetime) -> tuple[int, str] | None:
+    """Seconds the acting side's last counted line came after `deadline` (a started second counts),
+    and the note saying so; None when none came late. Lines the GM vouched for are never late."""
+    side = state.acting.name
+    timed = [
+        order
+        for order in kept
+        if order.written_at is not None
+        and not order.gm
+        and isinstance(order.command, Command)
+        and state.characters.get(order.command.character) is not None
+        and state.characters[order.command.character].side == side
+    ]
+    last = max(timed, key=lambda order: order.written_at, default=None)
+    if last is None or last.written_at <= deadline:
+        return None
+    seconds = math.ceil((last.written_at - deadline).total_seconds())
+    shown = f"締切 {_clock(deadline)}、{written(last)} {_clock(last.written_at)}"
+    return seconds, f"（{shown}）"
+
+
+def _clock(moment: datetime) -> str:
+    return moment.astimezone(JST).strftime("%H:%M:%S")
 
 
 def rules_in_force(state: DHState) -> list[str]:
@@ -193,6 +225,18 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
             if (order.post, order.line) in chosen.void
         ]
         return after, build_report(state, after, phase, ctx)
+
+    def resolve_timed(
+        self, state: DHState, orders: Sequence[Order], source: RandomSource, deadline: datetime | None
+    ) -> tuple[DHState, Report]:
+        """遅刻ペナルティ measured: how long after the phase's deadline (as the side was given it) its
+        last line that counts was posted — unless the GM set the lateness (設定 late=…, 0 included)."""
+        if state.late is None and deadline is not None:
+            measured = lateness(state, choose(state, orders).kept, deadline)
+            if measured is not None:
+                state = clone(state)
+                state.late, state.late_note = measured
+        return self.resolve(state, orders, source)
 
     def status(self, state: DHState) -> Report:
         return status_report(state)

@@ -156,7 +156,10 @@ class DHState:
     dp: dict[str, int] = field(default_factory=dict)
     winner: str | None = None  # a side's name, or 引き分け
     reason: str = ""
-    late: int = 0  # seconds the side of this phase was late (the GM's 設定 late)
+    # Seconds the side of this phase was late: the GM's 設定 late (an override, 0 included), or when
+    # None, what `resolve_timed` measures from the lines' post times (`late_note` says from what).
+    late: int | None = None
+    late_note: str = ""
     open: bool = False  # [game] open: anyone submits for a side whose trips list nobody
 
     @property

@@ -119,7 +119,9 @@ def played(tmp_path_factory: pytest.TempPathFactory):
     seen["player_status"] = game.post("21:47:00", "状態", "見物人")
     game.post("21:47:30", "状態", "見物人")  # the same writer again in the period: no second answer
     game.tick("21:48:00")
-    seen["player_status_answers"] = [b for b in game.bot_posts() if b.startswith(f">>{seen['player_status']}\n")]
+    seen["player_status_answers"] = [
+        b for b in game.bot_posts() if b.startswith(f">>{seen['player_status']}\n")
+    ]
     game.tick("22:01:00")
     yield game, seen
     game.close()
@@ -309,5 +311,26 @@ def test_the_template_as_written_refuses_strangers(tmp_path: Path) -> None:
         assert "は生徒会の提出者ではありません" in receipt
         game.tick("20:31:00")
         assert "会長 待機（行動提出なし）" in game.reports(1)[0]
+    finally:
+        game.close()
+
+
+def test_a_side_that_posts_after_the_deadline_in_the_gms_extension_is_late(tmp_path: Path) -> None:
+    """Issue 28: the late penalty needed the GM to type 設定 late=75 although orders carry their
+    post's time. The GM extends the phase by 5 minutes; 生徒会 posts 75 seconds after the deadline it
+    was given (20:30) and loses two actions, measured by the bot."""
+    game = Game(tmp_path, SCHEDULE)
+    try:
+        game.tick("20:00:00")
+        game.post("20:10:00", "会長 C2移動", SEITOKAI)
+        game.post("20:28:00", "延長 5分", GM)
+        game.tick("20:29:00")
+        late = game.post("20:31:15", "書記 B2移動\n会計 D2移動", SEITOKAI)
+        game.tick("20:32:00")
+        assert not game.reports(1)
+        game.tick("20:36:00")
+        report = game.reports(1)[0]
+        assert f"遅刻75秒（締切 20:30:00、>>{late} 20:31:15）: 2人の行動が失われる" in report
+        assert report.count("遅刻ペナルティにより行動できない") == 2
     finally:
         game.close()

@@ -40,7 +40,7 @@ def test_gm_settings() -> None:
     assert not dead.alive and dead.square is None
     conceded = RULESET.set_value(state, "winner", "青")
     assert conceded.winner == "青" and RULESET.finished(conceded) and not RULESET.finished(state)
-    assert state.late == 0 and state.characters["アリス"].hp == 5  # the state itself is not changed
+    assert state.late is None and state.characters["アリス"].hp == 5  # the state itself is not changed
 
 
 @pytest.mark.parametrize(
