@@ -1,13 +1,22 @@
 """Serving the board over HTTP with waitress (a production-grade pure-Python WSGI server).
 
-`BoardServer` runs in a background thread for the demo and for end-to-end tests (port 0 picks a
-free port); `serve` blocks, for `threadgm board`. Behind a reverse proxy on a LAN, `trust_proxy`
-makes waitress take the client address from X-Forwarded-For, so IDs and samba see real clients.
+`BoardServer` runs in a background thread for the demo, the game page and end-to-end tests (port 0
+picks a free port); `serve` blocks, for `threadgm board`. Behind a reverse proxy on a LAN,
+`trust_proxy` makes waitress take the client address from X-Forwarded-For, so IDs and samba see real
+clients.
+
+A crowd of idle or slow connections must not stop the board (waitress's defaults let 100 do so, and
+then the bot could not read its own board): up to `CONNECTION_LIMIT` connections are held at once,
+one that sends nothing for `CHANNEL_TIMEOUT` seconds — idle, or trickling a request — is closed
+(looked for every `CLEANUP_INTERVAL` seconds), the event loop uses poll(2) (select(2) stops at file
+descriptor 1024), and the process's limit of open files is raised to what that many connections need.
+A connection costs a socket, not a worker thread: the `THREADS` workers only run whole requests.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -21,6 +30,13 @@ from waitress.task import WSGITask
 from board.app import BoardApp
 from board.posting import PostingService
 from board.storage import BoardStore
+
+log = logging.getLogger(__name__)
+
+THREADS = 8
+CONNECTION_LIMIT = 4096
+CHANNEL_TIMEOUT = 30  # seconds
+CLEANUP_INTERVAL = 5  # seconds
 
 
 def make_app(
@@ -67,12 +83,37 @@ class _Channel(HTTPChannel):
     task_class = _BodilessKeepAlive
 
 
-def _create(app: Callable, host: str, port: int, trust_proxy: bool):
+def _create(app: Callable, host: str, port: int, trust_proxy: bool, channel_timeout: float = CHANNEL_TIMEOUT):
+    _enough_files(CONNECTION_LIMIT + 64)
     server = create_server(
-        app, host=host, port=port, threads=8, ident="threadgm-board", **_proxy_options(trust_proxy)
+        app,
+        host=host,
+        port=port,
+        threads=THREADS,
+        connection_limit=CONNECTION_LIMIT,
+        channel_timeout=channel_timeout,
+        cleanup_interval=min(CLEANUP_INTERVAL, channel_timeout),
+        asyncore_use_poll=True,
+        ident="threadgm-board",
+        **_proxy_options(trust_proxy),
     )
     server.channel_class = _Channel
     return server
+
+
+def _enough_files(wanted: int) -> None:
+    """Raise the soft limit of open files towards `wanted` (never past the hard limit)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform: its own limits stand
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError) as error:
+            log.warning("could not raise the limit of open files to %d (%s)", target, error)
 
 
 def _proxy_options(trust_proxy: bool) -> dict[str, object]:
@@ -89,10 +130,16 @@ class BoardServer:
     """A board (or any WSGI app) listening in a daemon thread until `close()`."""
 
     def __init__(
-        self, app: Callable, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: bool = False
+        self,
+        app: Callable,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        trust_proxy: bool = False,
+        channel_timeout: float = CHANNEL_TIMEOUT,
     ) -> None:
         self.app = app
-        self._server = _create(app, host, port, trust_proxy)
+        self._server = _create(app, host, port, trust_proxy, channel_timeout)
         self._thread = threading.Thread(target=self._server.run, name="board-server", daemon=True)
 
     @property

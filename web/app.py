@@ -123,8 +123,13 @@ class GamePageApp:
         return Response(view.picture, content_type="image/svg+xml; charset=utf-8")
 
     def _static(self, request: Request, name: str) -> Response:
-        path = safe_join(str(HERE / "static"), name)
-        if path is None or not Path(path).is_file():
+        # A name too long for the file system, or with a NUL in it, is no file of ours either.
+        path = safe_join(str(HERE / "static"), name) if len(name) <= 100 and "\x00" not in name else None
+        try:
+            found = path is not None and Path(path).is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
             raise NotFound()
         return send_file(path, request.environ, conditional=True, max_age=0)
 
