@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.rng import SeededSource
 from engine.rules import battle_royale as br
-from engine.rules.battle_royale.quick import QuickDice, roll_in_place
+from engine.rules.battle_royale.fast_sim import QuickDice, roll_in_place
 from engine.rules.battle_royale.sim import simulate_from
 from engine.rules.battle_royale.state import clone
 

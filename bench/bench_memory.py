@@ -26,7 +26,7 @@ from board.server import BoardServer, make_app
 from engine.rng import SeededSource
 from engine.rules import REGISTRY, naval
 from engine.rules import battle_royale as br
-from engine.rules.naval.orders import parse_orders_file
+from engine.rules.naval.grammar import parse_orders_file
 from scheduler import BotConfig, GameConfig, ThreadBot
 from scraper.fetch import make_session
 from store.db import Store

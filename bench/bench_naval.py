@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.rng import SeededSource
 from engine.rules import naval
-from engine.rules.naval.orders import parse_orders_file
+from engine.rules.naval.grammar import parse_orders_file
 from engine.rules.naval.report import build_report
 
 PAIRS = 1000  # two islands per pair, ten orders per pair

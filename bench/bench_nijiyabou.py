@@ -8,7 +8,7 @@ import statistics
 import time
 
 from engine.rng import SeededSource
-from engine.rules.nijiyabou.orders import parse_line
+from engine.rules.nijiyabou.grammar import parse_line
 from engine.rules.nijiyabou.ruleset import RULESET
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, OrderText

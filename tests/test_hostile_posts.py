@@ -12,8 +12,8 @@ import random
 import pytest
 
 from engine.dice import answers
-from engine.rules.battle_royale.templates import find_die_templates
-from engine.rules.naval.orders import find_naval_orders
+from engine.rules.battle_royale.grammar import find_die_templates
+from engine.rules.naval.grammar import find_naval_orders
 from parser.dice_tables import find_post_dice
 from parser.gm import find_gm_commands
 from poster.markup import PostLimits, render_posts

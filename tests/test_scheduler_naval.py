@@ -21,7 +21,7 @@ from board.tripcode import name_and_trip
 from engine.keys import JST
 from engine.rng import SeededDice
 from engine.rules import REGISTRY
-from engine.rules.naval.resolve import attacker_wins
+from engine.rules.naval.resolution import attacker_wins
 from scheduler import BotConfig, GameConfig, ThreadBot, main
 from scraper.fetch import make_session
 from store.db import Store

@@ -45,12 +45,16 @@ def _top_level(tree: ast.Module) -> list[ast.stmt]:
     return statements
 
 
-def graph() -> dict[str, set[str]]:
+@cache
+def graph(everywhere: bool = False) -> dict[str, set[str]]:
+    """Module → the modules of ours it imports at import time (with `everywhere`: anywhere, inside
+    functions and under `if TYPE_CHECKING:` too — what a reader follows)."""
     files = module_files()
     edges: dict[str, set[str]] = {}
     for module, path in files.items():
         targets: set[str] = set()
-        for node in _top_level(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree) if everywhere else _top_level(tree):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -61,6 +65,24 @@ def graph() -> dict[str, set[str]]:
             targets |= {name for name in names if name in files and name != module}
         edges[module] = targets
     return edges
+
+
+def room(module: str) -> str:
+    """The part of the house a module belongs to: a top-level package (`bot`, `web`, `cli`…), one of the
+    engine's packages (`engine.clock`, `engine.referee`, `engine.rules` with every game…) or one of the
+    engine's loose kernel modules (`engine.ruleset`…)."""
+    parts = module.split(".")
+    if parts[0] != "engine" or len(parts) == 1:
+        return parts[0]
+    return ".".join(parts[:2])
+
+
+def rooms(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between rooms: an arrow where a module of one imports a module of another."""
+    between: dict[str, set[str]] = {room(module): set() for module in edges}
+    for module, targets in edges.items():
+        between[room(module)] |= {room(target) for target in targets} - {room(module)}
+    return between
 
 
 def longest_chain(edges: dict[str, set[str]], start: str = ENTRY) -> list[str]:
@@ -115,7 +137,17 @@ if __name__ == "__main__":
     print(f"{len(edges)} modules, {sum(map(len, edges.values()))} import edges, {len(loops)} cycle(s)")
     for loop in loops:
         print("cycle:", " ↔ ".join(loop))
+    everywhere = cycles(graph(everywhere=True))
+    print(f"{len(everywhere)} cycle(s) counting imports inside functions and under TYPE_CHECKING")
+    for loop in everywhere:
+        print("cycle:", " ↔ ".join(loop))
     if not loops:
         chain = longest_chain(edges)
         print(f"longest chain from {ENTRY}: {len(chain)} modules")
         print("  " + "\n  → ".join(chain))
+        between = rooms(edges)
+        if not cycles(between):
+            chain = longest_chain(between)
+            print(f"longest chain of rooms from {ENTRY}: {len(chain)}: " + " → ".join(chain))
+        else:
+            print("rooms in a cycle:", cycles(between))

@@ -5,7 +5,7 @@ team standing, the mastermind's final) or the next selection follows.
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     AutoFn,
     Events,
     current_battle,
@@ -16,7 +16,7 @@ from engine.rules.battle_royale.ops import (
     summary,
     survivor_table,
 )
-from engine.rules.battle_royale.special import final_due, revival_steps
+from engine.rules.battle_royale.season_rules import final_due, revival_steps
 from engine.rules.battle_royale.state import Battle, State, Step, contenders, is_alive, team_name
 
 

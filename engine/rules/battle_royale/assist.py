@@ -7,10 +7,11 @@ from __future__ import annotations
 import unicodedata
 
 from engine.report import Report, line, report
-from engine.rules.battle_royale.ops import BattleRoyaleError, entrants
+from engine.rules.battle_royale.common_steps import BattleRoyaleError, entrants
+from engine.rules.battle_royale.grammar import DieTemplate
 from engine.rules.battle_royale.report import render, request_report
+from engine.rules.battle_royale.resolution import next_die
 from engine.rules.battle_royale.state import State, clone, is_alive, team_name
-from engine.rules.battle_royale.steps import next_die
 from engine.rules.battle_royale.tables import (
     BATTLE_TABLES,
     BOT_TABLE_NAMES,
@@ -19,7 +20,6 @@ from engine.rules.battle_royale.tables import (
     SELECTION_NAMES,
     canonical_name,
 )
-from engine.rules.battle_royale.templates import DieTemplate
 from parser.numbers import NotANumber, read_number
 
 _MAX_TEAM_NAME = 20
@@ -81,7 +81,7 @@ def check_table(
 
 
 def check_template(state: State, template: DieTemplate) -> str | None:
-    """`check_table` for a template found in a post by `engine.rules.battle_royale.templates.find_die_templates`."""
+    """`check_table` for a template found in a post by `engine.rules.battle_royale.grammar.find_die_templates`."""
     if template.error is not None or template.sides is None:
         return f"【{template.table}】のダイスが振れません：{template.error}"
     return check_table(

@@ -6,9 +6,7 @@ Infighting's outcomes are `infighting.py`'s, the group dice `group_dice.py`'s.
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.events import DieRequest, Said
-from engine.rules.battle_royale.infighting import infight_outcome
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     ApplyFn,
     Events,
     RequestFn,
@@ -22,7 +20,9 @@ from engine.rules.battle_royale.ops import (
     side_text,
     would_leave_nobody,
 )
-from engine.rules.battle_royale.special import tag_ally, tag_can_ally, tag_defeat
+from engine.rules.battle_royale.events import DieRequest, Said
+from engine.rules.battle_royale.infighting import infight_outcome
+from engine.rules.battle_royale.season_rules import tag_ally, tag_can_ally, tag_defeat
 from engine.rules.battle_royale.state import (
     Battle,
     State,

@@ -1,4 +1,4 @@
-"""Who is likely to win the 都道府県バトロワ from where it stands: quick simulations (`quick.py`, a fast
+"""Who is likely to win the 都道府県バトロワ from where it stands: quick simulations (`fast_sim.py`, a fast
 PRNG, not verifiable) played on from a position, for 状態 in the thread and `threadgm simulate --from`.
 
 The in-thread table is cheap and deterministic: `STATUS_RUNS` games (fewer for seasons with special
@@ -13,8 +13,8 @@ import hashlib
 import json
 
 from engine.report import Block, Table, heading, line, table
-from engine.rules.battle_royale.ops import BattleRoyaleError
-from engine.rules.battle_royale.quick import plain_rules
+from engine.rules.battle_royale.common_steps import BattleRoyaleError
+from engine.rules.battle_royale.fast_sim import plain_rules
 from engine.rules.battle_royale.sim import SimulationResult, simulate_from
 from engine.rules.battle_royale.state import State, contenders, state_to_dict
 

@@ -5,8 +5,7 @@ escape check and its count, the pick die that names who falls, and the losers wh
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.events import DieRequest, Said
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     ApplyFn,
     AutoFn,
     Events,
@@ -19,6 +18,7 @@ from engine.rules.battle_royale.ops import (
     reroll,
     side_text,
 )
+from engine.rules.battle_royale.events import DieRequest, Said
 from engine.rules.battle_royale.state import (
     Battle,
     State,

@@ -5,8 +5,7 @@ and the die that says whether the group survives it.
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.events import DieRequest, Said
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     ApplyFn,
     AutoFn,
     Events,
@@ -19,6 +18,7 @@ from engine.rules.battle_royale.ops import (
     make_request,
     push,
 )
+from engine.rules.battle_royale.events import DieRequest, Said
 from engine.rules.battle_royale.state import Battle, State, Step, bump, group_label, is_publicly_alive, quoted
 from engine.rules.battle_royale.tables import ALLY, ESCAPE, INFIGHT, INFIGHT_AFTER, LOSE, WIN
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from engine.rules.battle_royale.common_steps import AutoFn, BattleRoyaleError, Events, push
 from engine.rules.battle_royale.events import Said
-from engine.rules.battle_royale.ops import AutoFn, BattleRoyaleError, Events, push
 from engine.rules.battle_royale.scenario import default_scenario
 from engine.rules.battle_royale.state import ALIVE, Prefecture, State, Step, clone
 

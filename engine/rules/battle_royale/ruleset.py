@@ -24,15 +24,15 @@ from typing import Any
 
 from engine.report import Block, Report, Section, anchor, heading, line, report, section
 from engine.rng import Dice, RandomSource
-from engine.rules.battle_royale import game as br
+from engine.rules.battle_royale import api as br
 from engine.rules.battle_royale import verify
 from engine.rules.battle_royale.chances import status_blocks
+from engine.rules.battle_royale.common_steps import survivor_table
 from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
-from engine.rules.battle_royale.ops import survivor_table
+from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result, simulate_from
 from engine.rules.battle_royale.state import State, clone
-from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
 from engine.rules.battle_royale.verify import continued
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
 from parser.numbers import NotANumber, read_number

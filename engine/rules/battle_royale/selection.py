@@ -6,8 +6,7 @@ itself, made when setup ends.
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.events import BattleStart, DieRequest, Said
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     ApplyFn,
     AutoFn,
     Events,
@@ -19,7 +18,8 @@ from engine.rules.battle_royale.ops import (
     renumber,
     table_entries,
 )
-from engine.rules.battle_royale.special import designate
+from engine.rules.battle_royale.events import BattleStart, DieRequest, Said
+from engine.rules.battle_royale.season_rules import designate
 from engine.rules.battle_royale.state import (
     Battle,
     State,

@@ -12,9 +12,9 @@ from typing import Any
 
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource
+from engine.rules.battle_royale.common_steps import BattleRoyaleError
 from engine.rules.battle_royale.events import DieRequest
-from engine.rules.battle_royale.ops import BattleRoyaleError
-from engine.rules.battle_royale.quick import (
+from engine.rules.battle_royale.fast_sim import (
     QuickDice,
     at_boundary,
     plain_rules,
@@ -23,8 +23,8 @@ from engine.rules.battle_royale.quick import (
     position,
 )
 from engine.rules.battle_royale.report import render
+from engine.rules.battle_royale.resolution import apply_roll_events, initial_state, next_die
 from engine.rules.battle_royale.state import State
-from engine.rules.battle_royale.steps import apply_roll_events, initial_state, next_die
 
 MAX_DICE_PER_GAME = 200_000
 
@@ -96,7 +96,7 @@ class SimulationResult:
     battles: list[int] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
     events: Counter[str] = field(default_factory=Counter)
-    quick: bool = False  # the fast PRNG of quick.py, not the HMAC streams
+    quick: bool = False  # the fast PRNG of fast_sim.py, not the HMAC streams
     origin: str = ""  # where the games started, when not at the beginning
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +117,7 @@ class SimulationResult:
 
 def simulate(scenario: dict[str, Any], runs: int, seed: str, *, quick: bool = False) -> SimulationResult:
     """`runs` whole games, run r on the key sha256("simulate|{seed}|{r}"): the HMAC streams the bot
-    uses, or with `quick` a fast PRNG seeded by that key (`quick.py`: not verifiable, far faster)."""
+    uses, or with `quick` a fast PRNG seeded by that key (`fast_sim.py`: not verifiable, far faster)."""
     if runs < 1:
         raise BattleRoyaleError("runs は1以上にしてください")
     start = initial_state(scenario)

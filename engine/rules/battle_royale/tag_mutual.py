@@ -6,9 +6,9 @@ survivor may win); only when both rolls leave no one is the battle die rolled ag
 
 from __future__ import annotations
 
+from engine.rules.battle_royale.common_steps import ApplyFn, AutoFn, Events, RequestFn, kill, push, reroll
 from engine.rules.battle_royale.events import DieRequest
-from engine.rules.battle_royale.ops import ApplyFn, AutoFn, Events, RequestFn, kill, push, reroll
-from engine.rules.battle_royale.special import tag_loss_request
+from engine.rules.battle_royale.season_rules import tag_loss_request
 from engine.rules.battle_royale.state import Battle, State, Step, bump
 from engine.rules.battle_royale.tables import TAG_LOSS
 

@@ -3,10 +3,10 @@
 
 | module | holds |
 |---|---|
-| `board.py` | squares, walls, the move (2 squares, diagonal 2, ZoC) and the range shapes |
+| `geometry.py` | squares, walls, the move (2 squares, diagonal 2, ZoC) and the range shapes |
 | `state.py` | the state (characters, powers as data, states, fields, options, phase, DP) and its JSON form |
 | `scenario.py` | the scenario TOML read into the initial state, with every problem named |
-| `orders.py` | the 行動提出 grammar |
+| `grammar.py` | the 行動提出 grammar |
 | `control.py` | who submits for which side, and the checks made when a line is received |
 | `forecast.py` | the receipt's promise: what a line will do at the deadline as things stand |
 | `submission.py` | which lines of a phase count: one per character, a repeat, a correction by anchor, a void second line |
@@ -15,8 +15,9 @@
 | `effects.py` | the catalogue of effects, one function each |
 | `powers.py` | 特殊能力の使用 by style: active / passive / counter / field |
 | `action.py` | one character's 行動: preconditions, 移動, 通常攻撃, the deed |
-| `phase.py` | one phase: game start, 遅刻ペナルティ, the actions, victory, the next phase's start |
+| `resolution.py` | one phase: game start, 遅刻ペナルティ, the actions, victory, the next phase's start |
 | `report.py` | the report (actions, text map, status table, DP, 【判定】) and its JSON result |
+| `picture.py` | the board with its walls, characters and fields (SVG) |
 | `verify.py` | a published phase checked against its key |
 | `help.py` | HELP and the note on every statement of the seed |
 | `sim.py` | `threadgm simulate dh`: whole games played by a plain policy |

@@ -1,6 +1,6 @@
 """One character's 行動: 移動 then 動作, nothing in between.
 
-- 行動の前提条件: 1. its side's phase, 2. its side controls it (the author's trip: `phase.py`), 3. on the
+- 行動の前提条件: 1. its side's phase, 2. its side controls it (the author's trip: `resolution.py`), 3. on the
   map since two phases before (starters exempt at the start; a 戦線離脱 character counts as present),
   4. able to act, 5. not yet acted this phase (a 再行動 is the exception it grants).
 - 移動: up to 2 squares (移動力), a diagonal costing 2, walls impassable, any number in a square; entering
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules.dh.board import plan_move
 from engine.rules.dh.context import Context
-from engine.rules.dh.orders import ATTACK, POWER, Command
+from engine.rules.dh.geometry import plan_move
+from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import fire_counters, first_side_penalty, use_power
 from engine.rules.dh.state import Character, DHState, Power
 from engine.rules.dh.stats import ZOC_FREE, holds, move_points, present_since, stat, why_cannot_act

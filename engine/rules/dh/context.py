@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.rng import RandomSource
-from engine.rules.dh.board import Grid
+from engine.rules.dh.geometry import Grid
 from engine.rules.dh.state import Character, DHState
 
 PURPOSE = "dh/{phase}/{label}/{n}"

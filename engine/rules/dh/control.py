@@ -11,7 +11,7 @@ unknown power is refused in the receipt with the reason (condition 2 of 行動�
 
 from __future__ import annotations
 
-from engine.rules.dh.orders import ATTACK, POWER, Command
+from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import first_side_penalty
 from engine.rules.dh.state import DHState, Side
 from engine.rules.dh.stats import present_since, why_cannot_act

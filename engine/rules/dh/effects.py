@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.rules.dh.board import distances
 from engine.rules.dh.context import Context
+from engine.rules.dh.geometry import distances
 from engine.rules.dh.state import STATS, Character, EffectSpec, Status
 from engine.rules.dh.stats import AWAY, DISABLED, STAT, STUNNED, ZOC_FREE
 

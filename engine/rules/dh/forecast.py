@@ -4,7 +4,7 @@ A line the grammar and `control.check_order` accept can still come to nothing wh
 resolved: its square is a wall or out of reach (「移動不可能なマスを指定した場合、そのキャラクターのこの
 ターンの行動はキャンセルされます」), ZoC stops it short, its target is in another square or dead, its power
 is resting. The receipt says so now, from the state and the lines that count before it (their moves
-walked in order, as `phase.py` will): 「壁のため移動できません（このままなら待機）」.
+walked in order, as `resolution.py` will): 「壁のため移動できません（このままなら待機）」.
 
 Only what the map and the states decide is foretold; dice (hits, counters, fields on the way, deaths)
 are not, so a promise holds "as things stand". The test over a played game checks each receipt
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.rules.dh.action import attack_problem
-from engine.rules.dh.board import plan_move
 from engine.rules.dh.context import Context
-from engine.rules.dh.orders import ATTACK, POWER, Command
+from engine.rules.dh.geometry import plan_move
+from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import cancelled, choose_targets, first_side_penalty
 from engine.rules.dh.state import FIELD, Character, DHState, Power, clone
 from engine.rules.dh.stats import AWAY, ZOC_FREE, dying, holds, move_points, present_since, why_cannot_act

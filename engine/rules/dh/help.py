@@ -112,20 +112,20 @@ OPTION_NAMES = {
 SEED_NOTE = """\
 How each statement of the seed page 「キャラクターの行動」 is carried out (module) or left out:
 
-- 行動提出 per phase: orders.py (grammar), control.py (who submits), ruleset.py (phases as periods).
+- 行動提出 per phase: grammar.py (the 行動提出 lines), control.py (who submits), ruleset.py (phases as periods).
 - 行動 = 移動 1 + 動作 1, 移動 → 動作, nothing in between: action.act.
-- 行動の前提条件 1–5 and both exceptions: action.precondition, phase._controlled (2), stats.present_since.
-- 移動 2 squares, sharing squares, 斜め 2, ZoC, 移動不可能なマス → cancel: board.plan_move, action.move.
+- 行動の前提条件 1–5 and both exceptions: action.precondition, resolution._controlled (2), stats.present_since.
+- 移動 2 squares, sharing squares, 斜め 2, ZoC, 移動不可能なマス → cancel: geometry.plan_move, action.move.
 - 動作: 通常攻撃 / 特殊能力の使用 / 待機: action.act.
 - 通常攻撃 (同マス, 味方可, 自分不可, 命中判定, ダメージ処理 min 1, the worked example): action.attack.
 - 特殊能力: 発動判定 and 成功判定, 対象 cancel and 空撃ち, 制約 cancel: powers.cancelled, choose_targets.
 - アクティブ / パッシブ steps 1–6, 再行動 after 6, 制約 paid as far as possible: powers.use_active, pay.
 - カウンター steps 1–4 and its later 成功判定: powers.use_counter, fire_counters.
-- フィールド: powers.use_field, field_check, phase._on_enter, phase.start_phase.
+- フィールド: powers.use_field, field_check, resolution._on_enter, resolution.start_phase.
 - 複数効果 (発動処理 1–4 per effect, then 制約; a counter's 1–2 per effect): powers.use_active,
   powers._process, powers.use_counter.
-- パッシブ at the start or on first appearance: phase._passives.
-- 待機, and no line = 待機: phase._waiting.
+- パッシブ at the start or on first appearance: resolution._passives.
+- 待機, and no line = 待機: resolution._waiting.
 Left out: nothing of the page. Readings chosen where it is silent are options (zoc_cancels,
 failed_activation_pays, dying) or defaults named in HELP: the range shapes, durations in turns, the
 counter conditions (被攻撃 / 敵侵入), a field ending with its owner, 強制移動 to the square the line

@@ -14,9 +14,9 @@ A power is cancelled before any roll when it is 特殊能力無効 or 能力休�
 
 from __future__ import annotations
 
-from engine.rules.dh.board import in_range, parse_range
 from engine.rules.dh.context import Context
 from engine.rules.dh.effects import CATALOGUE, DELAYED
+from engine.rules.dh.geometry import in_range, parse_range
 from engine.rules.dh.state import (
     COUNTER,
     FIELD,

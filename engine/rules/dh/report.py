@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.report import Block, Report, heading, line, report, section, strong, table
 from engine.rules.dh.context import Context
-from engine.rules.dh.phase import Phase
+from engine.rules.dh.resolution import Phase
 from engine.rules.dh.state import STYLES, Character, DHState, phase_label
 from engine.rules.dh.stats import AWAY, dying, stat, status_text
 

@@ -4,7 +4,7 @@
   characters still without a line. Every line has a key of its own (`order_key`), and `submission.py`
   chooses the line that counts per character (and per 再行動) for the receipt (`remark`) and `resolve`. A side's submitter's ready word readies all its characters (`players_of`).
 - `check` refuses at receipt what `control.check_order` names; `resolve` checks the author again
-  (condition 2) and resolves the phase (`phase.py`).
+  (condition 2) and resolves the phase (`resolution.py`).
 - ORDERS.txt for `threadgm adjudicate`: one line per order as posted, optionally headed by
   `[名前◆TRIP]` (who posted it, checked like a post's author; without one the GM's file vouches for
   the line, as the side's submitter).
@@ -26,10 +26,10 @@ from engine.rng import RandomSource
 from engine.rules.dh import sim, verify
 from engine.rules.dh.control import check_order, ready_characters, speaks_for
 from engine.rules.dh.forecast import forecast
+from engine.rules.dh.grammar import Command, Refused, parse
 from engine.rules.dh.help import HELP, SUMMARY
-from engine.rules.dh.orders import Command, Refused, parse
-from engine.rules.dh.phase import resolve_phase
 from engine.rules.dh.report import build_report, opening_blocks, status_report
+from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, clone, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written

@@ -11,8 +11,8 @@ from typing import Any
 
 import regex
 
-from engine.rules.dh.board import Grid, parse_range
 from engine.rules.dh.effects import CATALOGUE
+from engine.rules.dh.geometry import Grid, parse_range
 from engine.rules.dh.state import (
     ACTIVE,
     COUNTER,

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.rng import SeededSource
-from engine.rules.dh.board import distances, plan_move
 from engine.rules.dh.control import ready_characters
-from engine.rules.dh.orders import ATTACK, WAIT, Command
-from engine.rules.dh.phase import resolve_phase
+from engine.rules.dh.geometry import distances, plan_move
+from engine.rules.dh.grammar import ATTACK, WAIT, Command
+from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import Character, DHState
 from engine.rules.dh.stats import move_points

@@ -12,7 +12,7 @@ import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from engine.rules.dh.board import Grid
+from engine.rules.dh.geometry import Grid
 
 ACTIVE, PASSIVE, COUNTER, FIELD = "active", "passive", "counter", "field"
 STYLES = {ACTIVE: "アクティブ", PASSIVE: "パッシブ", COUNTER: "カウンター", FIELD: "フィールド"}

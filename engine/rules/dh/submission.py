@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.rules.dh.orders import Command
+from engine.rules.dh.grammar import Command
 from engine.rules.dh.state import DHState
 from engine.ruleset import Order
 

@@ -3,26 +3,27 @@ BP and emotions, 戦闘不能 and とどめ, and back handouts committed at the 
 
 | module | holds |
 |---|---|
-| `model.py` | the state: sheets, connections, handouts, the last checks, requests, options |
+| `state.py` | the state: sheets, connections, handouts, the last checks, requests, options |
 | `sheets.py` | sheets from the scenario and from a posted 【キャラシート】 block |
 | `creation.py` | the seed's キャラクター作成 rules as a list of breaches |
 | `grammar.py` | the commands players and the GM type |
 | `checks.py` | 3D6 checks, C値/F値, the BCDice-style line, opposed checks |
 | `context.py` | who may act for which character; the answer being built |
-| `actions.py` | checks, damage, MP, the BP uses, 戦闘不能, とどめを刺す, the result phase |
+| `resolution.py` | checks, damage, MP, the BP uses, 戦闘不能, とどめを刺す, the result phase |
 | `scenes.py` | scenes and the 感情ロール |
 | `handouts.py` | 裏ハンドアウト: commitments, the three paths, `verify_handout` |
-| `audit.py` | every published handout of a thread checked against its commitment (`audit_handouts`) |
+| `verify.py` | every published handout of a thread checked against its commitment (`audit_handouts`) |
 | `combat.py` | the count-based turn order and 移動コスト |
 | `ccfolia.py` | ココフォリア character JSON as a sheet |
 | `settings.py` | 設定 PATH=VALUE |
+| `picture.py` | the party sheet: HP and MP as bars, BP, rows (SVG) |
 | `help.py` | HELP and SUMMARY |
 | `ruleset.py` | the face to the bot: `RULESET` |
 | `scenarios/template.toml` | the scenario `threadgm new dystopia` writes |
 """
 
-from engine.rules.dystopia.audit import HandoutAudit, audit_handouts
 from engine.rules.dystopia.handouts import verify_handout
 from engine.rules.dystopia.ruleset import RULESET, DystopiaRuleset
+from engine.rules.dystopia.verify import HandoutAudit, audit_handouts
 
 __all__ = ["RULESET", "DystopiaRuleset", "HandoutAudit", "audit_handouts", "verify_handout"]

@@ -19,11 +19,11 @@ from dataclasses import replace
 
 from engine.report import Line, line
 from engine.rules.dystopia import handouts
-from engine.rules.dystopia.actions import label
 from engine.rules.dystopia.checks import Check, bcdice, opposed_winner, roll_check, roll_dice
 from engine.rules.dystopia.context import Context
 from engine.rules.dystopia.grammar import BpUse
-from engine.rules.dystopia.model import DOWN, CheckRecord, Connection, DystopiaError, Sheet
+from engine.rules.dystopia.resolution import label
+from engine.rules.dystopia.state import DOWN, CheckRecord, Connection, DystopiaError, Sheet
 
 
 def emotion_to_cut(sheet: Sheet, cost: int, named: str | None) -> Connection:

@@ -17,8 +17,8 @@ import json
 import re
 from typing import Any
 
-from engine.rules.dystopia.model import BASE_STATS, DystopiaError
 from engine.rules.dystopia.sheets import EXTRA_STATS, STAT_TABLES, Patch, nfkc, number, text_value
+from engine.rules.dystopia.state import BASE_STATS, DystopiaError
 
 _RESOURCES = {"HP": ("hp", "hp_max"), "MP": ("mp", "mp_max")}
 _PARAMS = {"CL": "cl", "C値": "c", "F値": "f", "耐久値": "durability"}

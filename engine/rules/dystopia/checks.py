@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rng import Dice
-from engine.rules.dystopia.model import CheckRecord, Sheet
+from engine.rules.dystopia.state import CheckRecord, Sheet
 
 CRITICAL, NORMAL, FUMBLE = 2, 1, 0
 SETS, CHANGES, FIXED = "=", "+", "固定"

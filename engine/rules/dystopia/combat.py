@@ -13,8 +13,8 @@ once (行動放棄、コスト10: rule 5); a dead one leaves the order.
 from __future__ import annotations
 
 from engine.rules.dystopia.context import Context, require_up
-from engine.rules.dystopia.model import DOWN, Combat, DystopiaError, Sheet, State
 from engine.rules.dystopia.sheets import number
+from engine.rules.dystopia.state import DOWN, Combat, DystopiaError, Sheet, State
 
 # The count costs: サブ移動, メイン移動, 行動放棄, and とどめを刺す (a main action of cost 10).
 SUB_MOVE, MAIN_MOVE, GIVE_UP, FINISHING_BLOW = 3, 8, 10, 10

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from engine.report import Block, line
 from engine.rng import Dice, RandomSource
-from engine.rules.dystopia.model import DOWN, DystopiaError, Sheet, State
+from engine.rules.dystopia.state import DOWN, DystopiaError, Sheet, State
 
 
 def trip_of(author: str) -> str:

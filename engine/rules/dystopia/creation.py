@@ -9,7 +9,7 @@ outside the seed's limits) — a sheet with any of them is refused, not listed.
 
 from __future__ import annotations
 
-from engine.rules.dystopia.model import (
+from engine.rules.dystopia.state import (
     BAREHANDED,
     BASE_STATS,
     MAX_CONNECTIONS,

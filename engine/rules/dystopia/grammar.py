@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.rules.dystopia.checks import CHANGES, FIXED, SETS, Check
-from engine.rules.dystopia.model import BASE_STATS, DystopiaError
 from engine.rules.dystopia.sheets import EXTRA_STATS, nfkc
+from engine.rules.dystopia.state import BASE_STATS, DystopiaError
 
 STATS = (*BASE_STATS, *EXTRA_STATS)
 BP_USES = {"チャンスメイク": 1, "不屈の闘志": 2, "起死回生": 3, "不撓不屈": 4, "絶対回避": 5}

@@ -26,10 +26,10 @@ import hmac
 import unicodedata
 
 from engine.report import line, section
-from engine.rules.dystopia.actions import opposed
 from engine.rules.dystopia.checks import Check
 from engine.rules.dystopia.context import Context, require_up
-from engine.rules.dystopia.model import DystopiaError, Handout, Request, Sheet
+from engine.rules.dystopia.resolution import opposed
+from engine.rules.dystopia.state import DystopiaError, Handout, Request, Sheet
 
 SHOW_STRENGTH = 4  # 自分から明かす・調べる：感情の強度4以上
 PASS_STRENGTH = 5  # 知っている他人のRHを伝える：感情の強度5以上

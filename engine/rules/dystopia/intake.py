@@ -20,8 +20,8 @@ from engine.report import Block, line
 from engine.rules.dystopia.ccfolia import ccfolia_patch
 from engine.rules.dystopia.context import Context, plain_trip
 from engine.rules.dystopia.creation import breaches, play_breaches, unchecked
-from engine.rules.dystopia.model import DystopiaError, Options, Sheet
 from engine.rules.dystopia.sheets import Patch, apply_patch, attribute_label, changed_labels, posted_patch
+from engine.rules.dystopia.state import DystopiaError, Options, Sheet
 
 GM_FIELDS = ("owner", "npc")  # PL and NPC: only the GM writes them
 

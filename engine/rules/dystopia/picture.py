@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import svg
-from engine.rules.dystopia.model import DOWN, State
 from engine.rules.dystopia.scenes import scene_title
+from engine.rules.dystopia.state import DOWN, State
 
 ROW = 46
 BAR = 160

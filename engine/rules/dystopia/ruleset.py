@@ -12,8 +12,7 @@ from typing import Any
 
 from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
-from engine.rules.dystopia import actions, bp, combat, handouts, scenes
-from engine.rules.dystopia.audit import audit_handouts, published_keys
+from engine.rules.dystopia import bp, combat, handouts, resolution, scenes
 from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch
 from engine.rules.dystopia.context import Context, require_affectable
 from engine.rules.dystopia.creation import play_breaches
@@ -30,7 +29,6 @@ from engine.rules.dystopia.grammar import (
 from engine.rules.dystopia.handouts import KEY_STREAM, key_faces
 from engine.rules.dystopia.help import HELP, SUMMARY
 from engine.rules.dystopia.intake import sheet_report, take_sheet
-from engine.rules.dystopia.model import DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.scenes import scene_title
 from engine.rules.dystopia.settings import SETTINGS, set_path
 from engine.rules.dystopia.sheets import (
@@ -41,6 +39,8 @@ from engine.rules.dystopia.sheets import (
     sheet_lines,
     sheet_posts,
 )
+from engine.rules.dystopia.state import DOWN, DystopiaError, Handout, Options, Sheet, State
+from engine.rules.dystopia.verify import audit_handouts, published_keys
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError, ThreadAudit
 
 
@@ -103,7 +103,7 @@ def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
             raise DystopiaError("効果 名前 効果名 と書いてください（例：効果 ユイ 戦闘中：毒）")
         require_affectable(sheet)
         if args[1] in DOWN_EFFECTS:
-            ctx.say(actions.go_down(sheet, ctx.state.options))
+            ctx.say(resolution.go_down(sheet, ctx.state.options))
             return
         sheet.effects.append(args[1])
     else:
@@ -119,7 +119,7 @@ def _gm(ctx: Context, command: Words) -> None:
         "シーン": lambda: scenes.move_scene(ctx, args[0] if args else ""),
         "感情ロール許可": lambda: scenes.open_emotions(ctx, open_=True, names=args),
         "感情ロール終了": lambda: scenes.open_emotions(ctx, open_=False, names=()),
-        "リザルトフェイズ": lambda: actions.result_phase(ctx),
+        "リザルトフェイズ": lambda: resolution.result_phase(ctx),
         "却下": lambda: handouts.veto(ctx, args[0] if args else ""),
         "効果": lambda: _effect(ctx, args, add=True),
         "効果解除": lambda: _effect(ctx, args, add=False),
@@ -133,7 +133,7 @@ def _gm(ctx: Context, command: Words) -> None:
 def _words(ctx: Context, command: Words) -> None:
     actor, args = command.actor, command.args
     handlers: dict[str, Callable[[], None]] = {
-        "とどめ": lambda: actions.todome(ctx, actor, args[0]),
+        "とどめ": lambda: resolution.todome(ctx, actor, args[0]),
         "感情ロール": lambda: scenes.emotion_roll(ctx, actor, args[0]),
         "感情上昇": lambda: scenes.emotion_raise(ctx, actor, args[0], args[1]),
         "裏ハンドアウト公開": lambda: handouts.show(ctx, actor, args[0]),
@@ -162,15 +162,15 @@ def _sheet_check(ctx: Context, name: str | None) -> None:
 
 def run_command(ctx: Context, command: Command) -> None:
     if isinstance(command, Opposed):
-        actions.do_opposed(ctx, command)
+        resolution.do_opposed(ctx, command)
     elif isinstance(command, Amount):
-        actions.do_amount(ctx, command)
+        resolution.do_amount(ctx, command)
     elif isinstance(command, BpUse):
         bp.do_bp(ctx, command)
     elif isinstance(command, Words):
         _words(ctx, command)
     else:
-        actions.do_check(ctx, command)
+        resolution.do_check(ctx, command)
 
 
 def readings(options: Options) -> list[str]:

@@ -8,8 +8,8 @@ GM does not say: the seed's 迷ったら6回).
 from __future__ import annotations
 
 from engine.rules.dystopia.context import Context
-from engine.rules.dystopia.model import MAX_STRENGTH, SCENES, DystopiaError, State
 from engine.rules.dystopia.sheets import number
+from engine.rules.dystopia.state import MAX_STRENGTH, SCENES, DystopiaError, State
 
 SCENE_WORDS = {
     "OP": "オープニング",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules.dystopia.actions import go_down
 from engine.rules.dystopia.creation import play_breaches
-from engine.rules.dystopia.model import DystopiaError, Sheet, State
+from engine.rules.dystopia.resolution import go_down
 from engine.rules.dystopia.scenes import enter_scene
 from engine.rules.dystopia.sheets import nfkc, number
+from engine.rules.dystopia.state import DystopiaError, Sheet, State
 from engine.ruleset import Setting
 
 SETTINGS = (

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from engine.rules.dystopia.model import (
+from engine.rules.dystopia.state import (
     BAREHANDED,
     BASE_STATS,
     PLAIN_CLOTHES,

@@ -1,21 +1,19 @@
 """The moving part of a period's resolution (seed 002): ＜移動＞ of ships, the evacuation of a lost
 carrier's fighters with its quotas, and what removing a unit strands. A mix-in of the resolver's
-`_Period`, which holds the period's tables these methods read and change.
+`_Period`, which holds the period's tables these methods read and change; the plan they read is
+`plan.py`'s (this module does not import the resolver).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.rules.naval import hexgrid as naval_hex
+from engine.rules.naval.grammar import NavalOrder
 from engine.rules.naval.hexgrid import Hex
-from engine.rules.naval.orders import NavalOrder
+from engine.rules.naval.plan import Entry, Operation
 from engine.rules.naval.results import MOVED, OrderResult
 from engine.rules.naval.state import CARRIER, CATEGORY_NAMES, FIGHTER, Evacuation, NavalState, Options, Unit
-
-if TYPE_CHECKING:
-    from engine.rules.naval.resolve import _Entry, _Operation
 
 
 class FleetMoves:
@@ -28,11 +26,11 @@ class FleetMoves:
     removed: dict[str, int]  # unit → the order that removed it
     events: list[str]
 
-    _take_off: Callable[[Unit, list[Hex], int], _Operation]  # the resolver's: interception is decided there
+    _take_off: Callable[[Unit, list[Hex], int], Operation]  # the resolver's: interception is decided there
 
     # --- ＜移動＞ ------------------------------------------------------------------------------------
 
-    def _move(self, entry: _Entry, result: OrderResult) -> OrderResult:
+    def _move(self, entry: Entry, result: OrderResult) -> OrderResult:
         order = entry.order
         assert isinstance(order, NavalOrder)
         unit = self.state.units[order.unit]
@@ -65,7 +63,7 @@ class FleetMoves:
         result.reason = f"{unit.id}は{naval_hex.shown(destination)}へ移動"
         return result
 
-    def _evacuate(self, entry: _Entry, fighter: Unit, result: OrderResult) -> OrderResult:
+    def _evacuate(self, entry: Entry, fighter: Unit, result: OrderResult) -> OrderResult:
         order = entry.order
         assert isinstance(order, NavalOrder)
         evacuation = self.stranded.get(fighter.id)

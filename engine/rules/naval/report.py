@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.report import Anchor, Block, Line, Report, Span, Strong, Text, heading, line, section, table
-from engine.rules.naval.batch import gc_paused
+from engine.rules.naval.big_game import gc_paused
 from engine.rules.naval.results import LETTERS, LOSS, MOVED, VOID, WIN, OrderResult, Resolution
 from engine.rules.naval.state import state_to_dict
 

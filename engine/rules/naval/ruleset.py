@@ -26,10 +26,10 @@ import regex
 
 from engine.report import Block, Report, heading, line, report, section, table
 from engine.rng import RandomSource
-from engine.rules.naval import core as naval
+from engine.rules.naval import api as naval
 from engine.rules.naval import ending, verify
-from engine.rules.naval.batch import gc_paused, read_toml
-from engine.rules.naval.orders import (
+from engine.rules.naval.big_game import gc_paused, read_toml
+from engine.rules.naval.grammar import (
     HEX_DIGITS,
     NavalOrder,
     NavalOrderError,

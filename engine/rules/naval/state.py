@@ -35,9 +35,9 @@ from typing import Any
 
 import regex
 
-from engine.rules.naval.batch import gc_paused
+from engine.rules.naval.big_game import gc_paused
+from engine.rules.naval.grammar import ISLAND_CODE, UNIT_ID
 from engine.rules.naval.hexgrid import Hex
-from engine.rules.naval.orders import ISLAND_CODE, UNIT_ID
 
 SEA_CONTROL = "sea-control"
 FIGHTER = "fighter"

@@ -6,15 +6,17 @@ period, one folder.
 | `names.py` | troop types, stats, terrains, the 47 areas and regions, name matching |
 | `scenario.py` | the scenario TOML (packaged default in `scenarios/default.toml`), `Rules`, adjacency |
 | `state.py` | livers, areas, countries, the calendar; the JSON form |
-| `orders.py` | the order grammar (外交 内政 徴兵 移動 出陣 配信, 編成 救援 委任, 参加 引き抜き 寝返り 下克上) |
+| `grammar.py` | the order grammar (外交 内政 徴兵 移動 出陣 配信, 編成 救援 委任, 参加 引き抜き 寝返り 下克上) |
 | `authority.py` | who may order what (the receipt's checks, and again at resolution) |
 | `home.py` | 内政, 徴兵, 配信, 移動 and the designations |
 | `diplomacy.py` | 同盟, 降伏, 引き抜き・寝返り, 下克上 |
 | `battle.py` | one battle: 先攻, 攻撃順, 攻撃対象, multipliers, rounds |
 | `war.py` | 出陣: cancellation, 共同攻撃, 救援, the battles, 占領 and what passes to the victor |
 | `changes.py` | changes of allegiance shared by the rules: merges, occupation, 処断 |
-| `resolve.py` | one season, in the order of §10 |
+| `resolution.py` | one season, in the order of §10 |
+| `receipts.py` | what the receipt promises for an accepted order (`remark`) |
 | `report.py` | the season's report, standings and text map; `meta["result"]` |
+| `picture.py` | the prefectures as tiles coloured by the country that holds them (SVG) |
 | `verify.py` | a posted season's dice recomputed from the revealed key |
 | `sim.py` | whole games by random lords (`threadgm simulate`) |
 | `help.py` | HELP |

@@ -14,9 +14,7 @@ player's liver, which that vassal orders (all but 外交).
 from __future__ import annotations
 
 from engine.rules.nijiyabou import war
-from engine.rules.nijiyabou.home import Moved
-from engine.rules.nijiyabou.names import area_name, key
-from engine.rules.nijiyabou.orders import (
+from engine.rules.nijiyabou.grammar import (
     CLAIM,
     COMMANDS,
     CONSCRIPT,
@@ -32,6 +30,8 @@ from engine.rules.nijiyabou.orders import (
     AreaOrder,
     Command,
 )
+from engine.rules.nijiyabou.home import Moved
+from engine.rules.nijiyabou.names import area_name, key
 from engine.rules.nijiyabou.state import State
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from engine.rng import RandomSource
 from engine.rules.nijiyabou import changes
 from engine.rules.nijiyabou.battle import ATTACK, DEFENSE, Army, Fight, Fighter, fight
+from engine.rules.nijiyabou.grammar import ALLY, DEMAND, YIELD, Act, AreaOrder
 from engine.rules.nijiyabou.names import area_name, key
-from engine.rules.nijiyabou.orders import ALLY, DEMAND, YIELD, Act, AreaOrder
 from engine.rules.nijiyabou.state import Country, State
 
 REVOLT_ROUNDS = 10_000

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from engine.rng import Dice
 from engine.rules.nijiyabou.changes import forget
+from engine.rules.nijiyabou.grammar import AreaOrder
 from engine.rules.nijiyabou.names import STATS, TERRAIN_STAT, key
-from engine.rules.nijiyabou.orders import AreaOrder
 from engine.rules.nijiyabou.state import State
 
 ITEM, CHOSEN, RECRUIT, TROUBLE = "能力アイテム", "選べる能力アイテム", "登用", "機材トラブル"

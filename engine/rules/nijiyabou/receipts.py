@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.rules.nijiyabou import authority, war
+from engine.rules.nijiyabou.grammar import CLAIM, DELEGATE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import key
-from engine.rules.nijiyabou.orders import CLAIM, DELEGATE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order
 

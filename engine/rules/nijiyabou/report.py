@@ -11,7 +11,7 @@ from typing import Any
 from engine.report import Block, Report, heading, line, report, section, strong, table
 from engine.rules.nijiyabou.battle import ATTACK, Fight
 from engine.rules.nijiyabou.names import REGIONS, TROOPS
-from engine.rules.nijiyabou.resolve import PHASES, Season
+from engine.rules.nijiyabou.resolution import PHASES, Season
 from engine.rules.nijiyabou.state import State
 from engine.rules.nijiyabou.war import Battle
 

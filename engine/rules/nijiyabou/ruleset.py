@@ -1,5 +1,5 @@
 """にじ野望 as a clocked ruleset: the adapter between the periods machinery and the pure season
-(`resolve.py`), the receipt checks (`authority.py`), 設定, 状態 and the players of a season.
+(`resolution.py`), the receipt checks (`authority.py`), 設定, 状態 and the players of a season.
 
 - Orders are keyed per author and area slot (one command, one 編成, one 救援, one 委任 per area; one
   of each act per liver), so a later line of the same author replaces the earlier one and another
@@ -18,10 +18,10 @@ from engine.report import Block, Report, heading, line, report
 from engine.rng import RandomSource
 from engine.rules.nijiyabou import authority, receipts, sim, verify
 from engine.rules.nijiyabou import report as season_report
+from engine.rules.nijiyabou.grammar import Command, parse_line
 from engine.rules.nijiyabou.help import HELP, SUMMARY
 from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
-from engine.rules.nijiyabou.orders import Command, parse_line
-from engine.rules.nijiyabou.resolve import resolve_season
+from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
 from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting

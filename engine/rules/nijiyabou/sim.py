@@ -15,8 +15,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.rules.nijiyabou.orders import parse_line
-from engine.rules.nijiyabou.resolve import resolve_season
+from engine.rules.nijiyabou.grammar import parse_line
+from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.state import State, initial_state
 from engine.ruleset import Order, OrderText
 

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from engine.rng import RandomSource
 from engine.rules.nijiyabou import changes
 from engine.rules.nijiyabou.battle import ATTACK, DEFENSE, Army, Fight, Fighter, fight
+from engine.rules.nijiyabou.grammar import AreaOrder
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import LEAD, VALOR, WIT, key
-from engine.rules.nijiyabou.orders import AreaOrder
 from engine.rules.nijiyabou.state import State
 
 GUARD, RELIEVE, SORTIE_ROLE, OWN_JOINT, ALLY_JOINT = "守備", "救援", "出陣", "共同(自国)", "共同攻撃"

@@ -11,11 +11,11 @@ import pytest
 from engine.report import Heading, Line, Section
 from engine.rng import SeededSource
 from engine.rules import battle_royale as br
+from engine.rules.battle_royale.common_steps import kill_together
 from engine.rules.battle_royale.events import Died, Said
-from engine.rules.battle_royale.ops import kill_together
+from engine.rules.battle_royale.grammar import find_die_templates
 from engine.rules.battle_royale.state import Mastermind, is_alive
 from engine.rules.battle_royale.tables import BOT_TABLE_NAMES
-from engine.rules.battle_royale.templates import find_die_templates
 from tests.engine.rules.battle_royale.helpers import play_recorded, prepared
 
 FIVE = ["北海道", "青森", "岩手", "宮城", "秋田"]

@@ -13,9 +13,9 @@ import pytest
 from engine.rng import SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale.events import Died, SurvivorTable
+from engine.rules.battle_royale.resolution import apply_roll_events
 from engine.rules.battle_royale.sim import roll_request
 from engine.rules.battle_royale.state import State, contenders, entry_alive, is_alive
-from engine.rules.battle_royale.steps import apply_roll_events
 from engine.rules.battle_royale.tables import (
     BOT_TABLE_NAMES,
     SECRET_TABLE_NAMES,

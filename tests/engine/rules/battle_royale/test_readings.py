@@ -146,7 +146,7 @@ def test_a_newcomer_that_cannot_join_is_refused_with_the_reason(name: str, why: 
 
 
 def test_the_survivor_table_of_47_fits_in_a_few_lines_by_region() -> None:
-    from engine.rules.battle_royale.ops import survivor_table
+    from engine.rules.battle_royale.common_steps import survivor_table
     from engine.rules.battle_royale.report import render
 
     state = br.initial_state({})  # the packaged 47 prefectures, in 8 regions

@@ -14,8 +14,8 @@ from engine.report import Report
 from engine.rng import RecordedDice, RecordedSource, SeededDice, SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale import ruleset
+from engine.rules.battle_royale.grammar import DieTemplate
 from engine.rules.battle_royale.ruleset import ASSISTED, AUTOMATIC, NEXT_TEMPLATE
-from engine.rules.battle_royale.templates import DieTemplate
 from engine.ruleset import Order, OrderText, Rejection
 from poster.markup import render_body
 from tests.engine.rules.battle_royale.helpers import prepared, roster

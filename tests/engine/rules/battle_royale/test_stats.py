@@ -13,9 +13,9 @@ import pytest
 from engine.rng import SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale.events import Rolled
+from engine.rules.battle_royale.resolution import apply_roll_events
 from engine.rules.battle_royale.sim import roll_request
 from engine.rules.battle_royale.state import State
-from engine.rules.battle_royale.steps import apply_roll_events
 from tests.engine.rules.battle_royale.helpers import play_recorded, prepared
 
 # χ² critical values at p = 0.001 (upper tail), by degrees of freedom.

@@ -9,7 +9,7 @@ import regex
 
 from engine.rng import SeededSource
 from engine.rules.dh.forecast import STAYS
-from engine.rules.dh.phase import resolve_phase
+from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.submission import choose
 from engine.ruleset import Order

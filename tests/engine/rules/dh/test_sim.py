@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from engine.rules.dh.orders import ATTACK
+from engine.rules.dh.grammar import ATTACK
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.sim import plain_line
 from scheduler import main

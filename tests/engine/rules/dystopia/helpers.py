@@ -9,7 +9,7 @@ from engine.report import Report
 from engine.rng import RecordedDice, RecordedSource
 from engine.rules.dystopia import RULESET
 from engine.rules.dystopia.handouts import commitment
-from engine.rules.dystopia.model import State
+from engine.rules.dystopia.state import State
 from engine.ruleset import Order, OrderText
 
 GM = "GM◆GMTRIP"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.dystopia.grammar import BpUse, parse_command
-from engine.rules.dystopia.model import DystopiaError
+from engine.rules.dystopia.state import DystopiaError
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, YUI, d6, play, start
 
 
@@ -98,7 +98,7 @@ def test_six_uses_at_most_one_per_connection() -> None:
     state = start()
     connections = [{"to": f"相手{i}", "strength": 1} for i in range(6)]
     state.sheets["アキラ"].connections = []
-    from engine.rules.dystopia.model import Connection
+    from engine.rules.dystopia.state import Connection
 
     state.sheets["アキラ"].connections = [Connection(c["to"], "", c["strength"]) for c in connections]
     for _ in range(6):

@@ -6,7 +6,7 @@ import pytest
 
 from engine.rules.dystopia.checks import CHANGES, FIXED, SETS, Check, threshold, thresholds
 from engine.rules.dystopia.grammar import Opposed, parse_command
-from engine.rules.dystopia.model import DystopiaError, Sheet
+from engine.rules.dystopia.state import DystopiaError, Sheet
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, YUI, d6, play, start
 
 

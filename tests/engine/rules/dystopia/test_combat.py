@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.rules.dystopia.combat import move_cost
-from engine.rules.dystopia.model import State
+from engine.rules.dystopia.state import State
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, KEN, YUI, play, start
 
 

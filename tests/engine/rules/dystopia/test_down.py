@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.dystopia.model import State
+from engine.rules.dystopia.state import State
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, YUI, d6, play, start
 
 

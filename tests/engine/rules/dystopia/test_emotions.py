@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.dystopia.model import Connection
+from engine.rules.dystopia.state import Connection
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, play, start
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.rules.dystopia import RULESET, verify_handout
 from engine.rules.dystopia.handouts import commitment
-from engine.rules.dystopia.model import State
+from engine.rules.dystopia.state import State
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, KEN, YUI, d6, play, scenario, start
 
 KEY = "00" * 32

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from engine.rng import SeededSource
 from engine.rules.dystopia import RULESET
-from engine.rules.dystopia.model import DystopiaError
 from engine.rules.dystopia.sheets import number
+from engine.rules.dystopia.state import DystopiaError
 from engine.ruleset import Order, OrderText, Rejection, RulesetError
 from tests.engine.rules.dystopia.helpers import AKIRA, GM, play, start
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.rules.dystopia import RULESET
-from engine.rules.dystopia.model import DOWN
+from engine.rules.dystopia.state import DOWN
 from tests.engine.rules.dystopia.helpers import GM, KEN, YUI, play, start
 
 JAY = "ジェイの中の人◆JAY"

@@ -161,7 +161,7 @@ def test_no_scenario_key_or_program_value_reaches_help_or_the_opening() -> None:
 
     from engine.rng import SeededSource
     from engine.rules.dystopia.help import OPTION_NAMES
-    from engine.rules.dystopia.model import Options
+    from engine.rules.dystopia.state import Options
 
     _, opening = RULESET.opening(start(), SeededSource(b"k" * 32))
     keys = {f.name for f in dataclasses.fields(Options)} | {"gm_trips", "owner", "gm"}

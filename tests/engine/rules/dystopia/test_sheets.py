@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.rules.dystopia.creation import breaches, sl_total
-from engine.rules.dystopia.model import Connection, Item, Sheet, Skill
 from engine.rules.dystopia.sheets import apply_patch, posted_patch, scenario_sheet
+from engine.rules.dystopia.state import Connection, Item, Sheet, Skill
 from tests.engine.rules.dystopia.helpers import AKIRA, KEN, YUI, play, start
 
 SHEET = """ケンです、よろしく
@@ -124,7 +124,7 @@ def test_a_posted_sheet_reads_every_item() -> None:
 def test_a_bad_sheet_line_says_why() -> None:
     import pytest
 
-    from engine.rules.dystopia.model import DystopiaError
+    from engine.rules.dystopia.state import DystopiaError
 
     for line, why in (
         ("判定別: 回避/X/3", "判定別は"),
@@ -251,7 +251,7 @@ def test_threadgm_import_character_writes_a_sheet_post_the_thread_reads(tmp_path
 def test_the_stat_formula_is_computed_exactly_with_its_other_modifier() -> None:
     """「基本能力値：[種族の基本能力値]+CL-1+[ボーナスポイント]+その他補正」: a 知識 of 5 where the formula
     gives 4 passed when the check was "at least"."""
-    from engine.rules.dystopia.model import Options
+    from engine.rules.dystopia.state import Options
 
     sheet = good_sheet()
     sheet.cl, sheet.race_stats, sheet.bonus = 1, {"知識": 4}, {"肉体": 1}
@@ -269,7 +269,7 @@ def test_bonus_points_left_over_are_a_breach_or_with_the_option_a_warning() -> N
     """「ボーナスポイントは、CL点(つまりCLが1上がる度に1点)任意の基本能力値に割り振れる」 — two of three
     allocated: a breach by default (the bot's reading), only a warning with bonus_partial_warning."""
     from engine.rules.dystopia.creation import unchecked
-    from engine.rules.dystopia.model import Options
+    from engine.rules.dystopia.state import Options
 
     sheet = good_sheet()
     sheet.cl, sheet.bonus = 3, {"肉体": 1, "知識": 1}
@@ -287,7 +287,7 @@ def test_the_purchase_budgets_are_for_a_first_character_only() -> None:
     """「初期作での武器、防具、アクセサリーの購入は130NDとなる」「初期作でのアイテムの購入は40NDから」: a
     continuing character (start_cl 4) was still held to them."""
     from engine.rules.dystopia.creation import unchecked
-    from engine.rules.dystopia.model import Options
+    from engine.rules.dystopia.state import Options
 
     sheet = good_sheet()
     sheet.cl, sheet.weapons, sheet.items = 4, [Item("大剣", 300)], [Item("薬", 90)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.naval.orders import NavalOrderError, RandomsFileError, parse_order, parse_randoms_file
+from engine.rules.naval.grammar import NavalOrderError, RandomsFileError, parse_order, parse_randoms_file
 from engine.rules.naval.ruleset import RULESET
 from engine.rules.naval.state import unit_key
 from engine.ruleset import Order, OrderText

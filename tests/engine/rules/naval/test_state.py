@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.rng import RecordedSource
 from engine.rules.naval import load_scenario, resolve_period
-from engine.rules.naval.orders import parse_orders_file
+from engine.rules.naval.grammar import parse_orders_file
 from engine.rules.naval.state import (
     CARRIER,
     FIGHTER,
@@ -225,7 +225,7 @@ def _as_dataclasses_would(state: NavalState) -> dict:
 def test_the_json_form_is_the_dataclasses_one_field_for_field() -> None:
     import json
 
-    from engine.rules.naval.core import recorded_randoms, resolve_period
+    from engine.rules.naval.api import recorded_randoms, resolve_period
 
     for path in sorted(FIXTURES.glob("*.toml")):
         state = load_scenario(path.read_text(encoding="utf-8"))

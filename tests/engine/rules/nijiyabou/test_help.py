@@ -7,8 +7,8 @@ from __future__ import annotations
 import regex
 
 from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.grammar import WORDS, parse_line
 from engine.rules.nijiyabou.help import HELP
-from engine.rules.nijiyabou.orders import WORDS, parse_line
 from engine.rules.nijiyabou.ruleset import SETTINGS
 from engine.ruleset import OrderText
 

@@ -10,7 +10,7 @@ import random
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou import RULESET
-from engine.rules.nijiyabou.orders import parse_line
+from engine.rules.nijiyabou.grammar import parse_line
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Order, OrderText
 

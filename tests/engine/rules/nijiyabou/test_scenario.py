@@ -103,7 +103,7 @@ def test_a_gms_scenario_changes_what_it_names_and_bad_ones_are_refused(tmp_path:
 
 
 def test_a_scenario_may_let_sorties_go_to_any_area() -> None:
-    from engine.rules.nijiyabou.orders import parse_line
+    from engine.rules.nijiyabou.grammar import parse_line
     from engine.ruleset import Order
 
     parsed = parse_line("東京：出陣 大阪")

@@ -5,8 +5,8 @@ arithmetic's edges (the cap on a strike, the smallest loss of a 下克上, more 
 from __future__ import annotations
 
 from engine.rules.nijiyabou.battle import ATTACK, DEFENSE, Army, Fight, Fighter, fight, multiplier
+from engine.rules.nijiyabou.grammar import parse_line
 from engine.rules.nijiyabou.names import TROOPS
-from engine.rules.nijiyabou.orders import parse_line
 from engine.rules.nijiyabou.war import ALLY_JOINT, GUARD, OWN_JOINT, RELIEVE, SORTIE_ROLE, occupier
 from engine.ruleset import Rejection
 

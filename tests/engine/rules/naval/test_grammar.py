@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.naval.orders import (
+from engine.rules.naval.grammar import (
     NavalOrder,
     NavalOrderError,
     RandomsFileError,

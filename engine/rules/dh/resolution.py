@@ -26,7 +26,7 @@ from engine.rng import RandomSource
 from engine.rules.dh.action import act, precondition
 from engine.rules.dh.context import Context
 from engine.rules.dh.control import speaks_for
-from engine.rules.dh.orders import Command
+from engine.rules.dh.grammar import Command
 from engine.rules.dh.powers import cancelled, field_check, fire_counters, use_active
 from engine.rules.dh.state import PASSIVE, Character, DHState, clone
 from engine.rules.dh.stats import AWAY, WAITING, expire, holds, status_text

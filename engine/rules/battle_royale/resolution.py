@@ -1,7 +1,7 @@
 """The step machine of the 都道府県バトロワ: `next_die` says which die the rules need, `apply_roll` takes its
 faces and returns the new state and what happened. The steps themselves, a (request, apply) pair per
 die and a function per automatic transition, are registered by the module of their rule and merged
-here: `selection.py`, `battle.py`, `group_dice.py`, `infighting.py`, `aftermath.py` and `special.py`.
+here: `selection.py`, `battle.py`, `group_dice.py`, `infighting.py`, `aftermath.py` and `season_rules.py`.
 Steps with a single possible outcome (a one-member pick, a cap of one) are settled without a die, so a
 player is never asked to roll a 1-sided die.
 """
@@ -18,15 +18,23 @@ from engine.rules.battle_royale import (
     group_dice,
     infighting,
     newcomers,
+    season_rules,
     selection,
-    special,
     tag_mutual,
 )
+from engine.rules.battle_royale.common_steps import (
+    ApplyFn,
+    AutoFn,
+    BattleRoyaleError,
+    Events,
+    RequestFn,
+    Silent,
+    push,
+)
 from engine.rules.battle_royale.events import DieRequest, Rolled
-from engine.rules.battle_royale.ops import ApplyFn, AutoFn, BattleRoyaleError, Events, RequestFn, Silent, push
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.scenario import build_scenario
-from engine.rules.battle_royale.special import setup_steps
+from engine.rules.battle_royale.season_rules import setup_steps
 from engine.rules.battle_royale.state import ALIVE, RESERVE, Mastermind, State, Step, clone
 
 # --- public entry points -----------------------------------------------------------------------------
@@ -157,7 +165,7 @@ DIE_STEPS: dict[str, tuple[RequestFn, ApplyFn]] = {
     **battle.DIE_STEPS,
     **group_dice.DIE_STEPS,
     **infighting.DIE_STEPS,
-    **special.DIE_STEPS,
+    **season_rules.DIE_STEPS,
     **tag_mutual.DIE_STEPS,
 }
 AUTO_STEPS: dict[str, AutoFn] = {
@@ -165,7 +173,7 @@ AUTO_STEPS: dict[str, AutoFn] = {
     **group_dice.AUTO_STEPS,
     **infighting.AUTO_STEPS,
     **aftermath.AUTO_STEPS,
-    **special.AUTO_STEPS,
+    **season_rules.AUTO_STEPS,
     **tag_mutual.AUTO_STEPS,
     **newcomers.AUTO_STEPS,
 }

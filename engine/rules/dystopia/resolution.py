@@ -20,7 +20,7 @@ from engine.rules.dystopia.checks import (
 )
 from engine.rules.dystopia.context import Context, require_affectable, require_up
 from engine.rules.dystopia.grammar import Amount, Opposed
-from engine.rules.dystopia.model import DOWN, CheckRecord, DystopiaError, Options, Sheet
+from engine.rules.dystopia.state import DOWN, CheckRecord, DystopiaError, Options, Sheet
 
 REAR_ROW = "最後列"
 

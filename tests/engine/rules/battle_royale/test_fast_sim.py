@@ -1,4 +1,4 @@
-"""Quick play (`quick.py`) against the rules' own step machine: the same random sequence through both
+"""Quick play (`fast_sim.py`) against the rules' own step machine: the same random sequence through both
 must give the same game — winners, battles, dice, who fell in which order, every counter."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale.chances import position_seed, status_blocks
-from engine.rules.battle_royale.quick import (
+from engine.rules.battle_royale.fast_sim import (
     Outcome,
     QuickDice,
     at_boundary,

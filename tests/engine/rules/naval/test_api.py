@@ -14,7 +14,7 @@ from engine.report import Anchor, Line, Report, Section, Table
 from engine.rng import SeededSource
 from engine.rules import naval
 from engine.rules.naval.combat import attacker_wins, threshold
-from engine.rules.naval.orders import NavalOrder, NavalOrderError, parse_orders_file
+from engine.rules.naval.grammar import NavalOrder, NavalOrderError, parse_orders_file
 from engine.rules.naval.results import MOVED
 from engine.rules.naval.state import Evacuation
 

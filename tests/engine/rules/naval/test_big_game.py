@@ -13,8 +13,8 @@ import pytest
 from engine.offline.adjudicate import starting_state
 from engine.rng import SeededSource
 from engine.rules import naval
-from engine.rules.naval import batch
-from engine.rules.naval.orders import parse_orders_file
+from engine.rules.naval import big_game
+from engine.rules.naval.grammar import parse_orders_file
 from engine.rules.naval.report import build_report, order_line
 from engine.ruleset import RulesetError
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[4]
 def test_the_collector_is_held_off_for_the_call_and_given_back_even_on_an_error() -> None:
     seen: list[bool] = []
 
-    @batch.gc_paused
+    @big_game.gc_paused
     def work(fail: bool) -> int:
         seen.append(gc.isenabled())
         if fail:
@@ -54,10 +54,10 @@ def test_scenarios_read_as_tomllib_reads_them_and_broken_ones_get_its_error() ->
             expected = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
             continue
-        assert batch.read_toml(text) == expected, path
+        assert big_game.read_toml(text) == expected, path
     broken = '[map]\nwidth = 10\nheight = "x'
     with pytest.raises(tomllib.TOMLDecodeError) as got:
-        batch.read_toml(broken)
+        big_game.read_toml(broken)
     with pytest.raises(tomllib.TOMLDecodeError) as want:
         tomllib.loads(broken)
     assert str(got.value) == str(want.value)

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 
 from engine.rng import RandomSource
 from engine.rules.naval import hexgrid as naval_hex
-from engine.rules.naval.batch import gc_paused
+from engine.rules.naval.big_game import gc_paused
 from engine.rules.naval.combat import attacker_wins, judgement, strength, threshold
+from engine.rules.naval.grammar import NavalOrder, NavalOrderError, ParsedOrder
 from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.movement import FleetMoves
-from engine.rules.naval.orders import NavalOrder, NavalOrderError, ParsedOrder
+from engine.rules.naval.plan import Entry, Operation, Plan
 from engine.rules.naval.randoms import PeriodRandoms, RandomsShortError
 from engine.rules.naval.results import (
     LETTERS,
@@ -46,36 +46,12 @@ from engine.rules.naval.state import (
     TRANSPORT,
     NavalState,
     Unit,
-    canonical_ids,
     clone,
-    unit_island,
-    unit_key,
 )
 
 TARGET_GONE = "攻撃対象が存在せず無効"
 INTERCEPT_TARGET_GONE = "迎撃対象が存在せず無効"
 INTERCEPTED = "＜インターセプト＞により無効"
-
-
-@dataclass
-class _Entry:
-    index: int
-    order: ParsedOrder
-    island: str | None
-    owned: bool = False  # the issuing island owns the acting unit (as the period began)
-
-
-@dataclass
-class _Operation:
-    """A fighter in the air this period (an attack or an evacuation flight). Whether a later
-    ＜インターセプト＞ reaches it is decided when it takes off: `live` are those that do, `refused`
-    says why the others do not."""
-
-    index: int
-    route: list[Hex]
-    live: list[int] = field(default_factory=list)
-    refused: dict[int, str] = field(default_factory=dict)
-    failed: list[int] = field(default_factory=list)  # reached the route, but could not act at their turn
 
 
 @gc_paused
@@ -89,7 +65,7 @@ def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: Ran
     list order: resolved, and resolved again with the earliest such interception void, until none is
     left (each pass voids one more, so there are at most as many passes as interceptions)."""
     randoms = PeriodRandoms(state.islands, state.options.randoms_per_island, source)
-    plan = _Plan(state, orders)  # read once: every pass meets the same orders
+    plan = Plan(state, orders)  # read once: every pass meets the same orders
     failing: frozenset[int] = frozenset()
     while True:
         period = _Period(state, plan, randoms.fresh(), failing)
@@ -100,57 +76,13 @@ def resolve_period(state: NavalState, orders: Sequence[ParsedOrder], source: Ran
         failing |= {unable[0]}
 
 
-class _Plan:
-    """The period's orders as every pass reads them: each with its canonical unit ids and whether the
-    issuing island owns the acting unit, and the look-ahead tables (each unit's orders, who attacks and
-    who intercepts whom), read before any order is carried out, since forced defeat A and
-    interception look ahead in the order list."""
-
-    def __init__(self, state: NavalState, orders: Sequence[ParsedOrder]) -> None:
-        self.known = state.units
-        self._by_key: dict[tuple[str, ...], str] | None = None
-        self.entries = [self._entry(number, order) for number, order in enumerate(orders, start=1)]
-        self.orders_of: dict[str, list[int]] = defaultdict(list)
-        self.attacks_on: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        self.intercepts_on: dict[str, list[int]] = defaultdict(list)
-        for entry in self.entries:
-            order = entry.order
-            if not isinstance(order, NavalOrder) or not entry.owned:
-                continue
-            self.orders_of[order.unit].append(entry.index)
-            if order.kind == "attack" and order.target:
-                self.attacks_on[order.target].append((entry.index, order.unit))
-            elif order.kind == "intercept" and order.target:
-                self.intercepts_on[order.target].append(entry.index)
-
-    def _canonical(self, unit_id: str | None) -> str | None:
-        """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01` (the lookup is built
-        the first time an id is not found as written)."""
-        if unit_id is None or unit_id in self.known:
-            return unit_id
-        if self._by_key is None:
-            self._by_key = canonical_ids(self.known)
-        return self._by_key.get(unit_key(unit_id), unit_id)
-
-    def _entry(self, number: int, order: ParsedOrder) -> _Entry:
-        if isinstance(order, NavalOrderError):
-            return _Entry(number, order, order.island)
-        unit = self._canonical(order.unit) or order.unit
-        target = self._canonical(order.target)
-        if unit != order.unit or target != order.target:
-            order = replace(order, unit=unit, target=target)
-        island = order.island or unit_island(unit)
-        known = self.known.get(unit)
-        return _Entry(number, order, island, owned=known is not None and known.island == island)
-
-
 class _Period(FleetMoves):
     """One pass over a period's orders in posting order: the fights here, the moves in `FleetMoves`."""
 
     def __init__(
         self,
         state: NavalState,
-        plan: _Plan,
+        plan: Plan,
         randoms: PeriodRandoms,
         failing: frozenset[int],
     ) -> None:
@@ -164,7 +96,7 @@ class _Period(FleetMoves):
         self.acted: dict[str, list[int]] = defaultdict(list)  # the orders each unit carried out
         self.removed: dict[str, int] = {}
         self.voided: dict[int, str] = {}
-        self.operations: dict[str, _Operation] = {}
+        self.operations: dict[str, Operation] = {}
         self.events: list[str] = []
         self.occupants: dict[Hex, set[str]] = defaultdict(set)
         self.carried: dict[str, set[str]] = defaultdict(set)
@@ -193,7 +125,7 @@ class _Period(FleetMoves):
         self.state.period = self.period + 1
         return Resolution(self.period, self.state, self.randoms.drawn, results, self.events)
 
-    def _resolve(self, entry: _Entry) -> OrderResult:
+    def _resolve(self, entry: Entry) -> OrderResult:
         order = entry.order
         if isinstance(order, NavalOrderError):
             return OrderResult(
@@ -224,7 +156,7 @@ class _Period(FleetMoves):
         fighter = self.state.units.get(fighter_id)
         return fighter is None or (fighter.category == FIGHTER and fighter.base is None)
 
-    def _actor_problem(self, entry: _Entry) -> str | None:
+    def _actor_problem(self, entry: Entry) -> str | None:
         order = entry.order
         assert isinstance(order, NavalOrder)
         unit = order.unit
@@ -249,7 +181,7 @@ class _Period(FleetMoves):
 
     # --- ＜攻撃＞ -------------------------------------------------------------------------------------
 
-    def _attack(self, entry: _Entry, result: OrderResult) -> OrderResult:
+    def _attack(self, entry: Entry, result: OrderResult) -> OrderResult:
         order = entry.order
         assert isinstance(order, NavalOrder) and order.target is not None and entry.island is not None
         attacker = self.state.units[order.unit]
@@ -303,7 +235,7 @@ class _Period(FleetMoves):
             return f"戦闘機の行動範囲外（配属基地{attacker.base}から{gap}Hex、{reach}Hex以内のみ攻撃可能）"
         return None
 
-    def _battle(self, entry: _Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
+    def _battle(self, entry: Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
         assert entry.island is not None
         a_condition = self._forced_a_condition(entry.index, target.id)
         escort = self._escort(target)
@@ -334,7 +266,7 @@ class _Period(FleetMoves):
             return self._finish(entry, result, winner=attacker, loser=target, reason=reason)
         return self._judged(entry, attacker, target, result)
 
-    def _judged(self, entry: _Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
+    def _judged(self, entry: Entry, attacker: Unit, target: Unit, result: OrderResult) -> OrderResult:
         assert entry.island is not None
         drawn = self.randoms.take(entry.island)
         if isinstance(drawn, str):
@@ -350,7 +282,7 @@ class _Period(FleetMoves):
         return self._finish(entry, result, winner=target, loser=attacker, reason="")
 
     def _finish(
-        self, entry: _Entry, result: OrderResult, winner: Unit, loser: Unit, reason: str
+        self, entry: Entry, result: OrderResult, winner: Unit, loser: Unit, reason: str
     ) -> OrderResult:
         assert isinstance(entry.order, NavalOrder)
         result.result = WIN if winner.id == entry.order.unit else LOSS
@@ -405,9 +337,9 @@ class _Period(FleetMoves):
             return f"迎撃範囲外（{interceptor.id}の基地から{target.id}の飛行経路まで{gap}Hex、{reach}Hex以内のみ迎撃可能）"
         return None
 
-    def _take_off(self, fighter: Unit, route: list[Hex], index: int) -> _Operation:
+    def _take_off(self, fighter: Unit, route: list[Hex], index: int) -> Operation:
         """A fighter sets out: which later ＜インターセプト＞ on it can reach its route is fixed now."""
-        operation = _Operation(index, route)
+        operation = Operation(index, route)
         for j in self.intercepts_on.get(fighter.id, ()):
             if j <= index:
                 continue
@@ -430,7 +362,7 @@ class _Period(FleetMoves):
         self.operations[fighter.id] = operation
         return operation
 
-    def _intercept(self, entry: _Entry, result: OrderResult) -> OrderResult:
+    def _intercept(self, entry: Entry, result: OrderResult) -> OrderResult:
         order = entry.order
         assert isinstance(order, NavalOrder) and order.target is not None
         interceptor = self.state.units[order.unit]
@@ -473,7 +405,7 @@ class _Period(FleetMoves):
         return self._judged(entry, interceptor, target, result)
 
 
-def _with_failed_interceptions(result: OrderResult, operation: _Operation) -> OrderResult:
+def _with_failed_interceptions(result: OrderResult, operation: Operation) -> OrderResult:
     """An attack that stood because the interceptions on it came to nothing says so."""
     if operation.failed:
         note = f"{'・'.join(map(str, operation.failed))}番目の＜インターセプト＞は迎撃機が行動できず無効"

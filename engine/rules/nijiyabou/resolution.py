@@ -17,7 +17,7 @@ from typing import Any
 from engine.rng import Dice, RandomSource
 from engine.rules.nijiyabou import authority, changes, diplomacy, home, war
 from engine.rules.nijiyabou.authority import played_liver
-from engine.rules.nijiyabou.orders import (
+from engine.rules.nijiyabou.grammar import (
     CLAIM,
     CONSCRIPT,
     DELEGATE,

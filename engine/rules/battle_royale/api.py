@@ -17,15 +17,21 @@ from engine.rules.battle_royale.assist import (
     opening_report,
     set_team_name,
 )
+from engine.rules.battle_royale.common_steps import BattleRoyaleError
 from engine.rules.battle_royale.events import DieRequest
 from engine.rules.battle_royale.help import HELP
 from engine.rules.battle_royale.newcomers import add_newcomer
-from engine.rules.battle_royale.ops import BattleRoyaleError
 from engine.rules.battle_royale.report import request_report
+from engine.rules.battle_royale.resolution import (
+    apply_roll,
+    apply_roll_events,
+    initial_state,
+    next_die,
+    settle,
+)
 from engine.rules.battle_royale.scenario import ScenarioError, default_scenario, parse_scenario_toml
 from engine.rules.battle_royale.sim import play_game, play_step, roll_request, simulate
 from engine.rules.battle_royale.state import State, state_from_dict, state_to_dict
-from engine.rules.battle_royale.steps import apply_roll, apply_roll_events, initial_state, next_die, settle
 
 ID = "battle-royale"
 NAME = "都道府県バトロワ"

@@ -8,7 +8,7 @@ instead of the HMAC streams of `engine.rng`, and nothing they roll is ever poste
 tables, the group dice, infighting — on integer indexes, in place, with no object per die. It covers a
 game without 黒幕, 地区復活 or タッグマッチ from a position between battles (`at_boundary`); the rules'
 own step machine takes a game there first, and plays every other season to its end, in place
-(`play_in_place`). tests/engine/rules/battle_royale/test_quick.py plays the same random sequence through
+(`play_in_place`). tests/engine/rules/battle_royale/test_fast_sim.py plays the same random sequence through
 both and requires the same winners, battles, dice, eliminations and counters.
 """
 
@@ -18,9 +18,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.rules.battle_royale.ops import BattleRoyaleError, Silent
+from engine.rules.battle_royale.common_steps import BattleRoyaleError, Silent
+from engine.rules.battle_royale.resolution import AUTO_STEPS, DIE_STEPS, advance, next_die
 from engine.rules.battle_royale.state import ALIVE, State, clone
-from engine.rules.battle_royale.steps import AUTO_STEPS, DIE_STEPS, advance, next_die
 
 MAX_DICE_PER_GAME = 200_000
 

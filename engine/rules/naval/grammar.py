@@ -22,7 +22,7 @@ from typing import Literal
 
 import regex
 
-from engine.rules.naval.batch import gc_paused
+from engine.rules.naval.big_game import gc_paused
 from parser.numbers import NotANumber, read_number
 
 OrderKind = Literal["attack", "intercept", "move"]

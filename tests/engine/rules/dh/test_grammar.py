@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.dh.orders import ATTACK, POWER, WAIT, Command, Refused, parse
+from engine.rules.dh.grammar import ATTACK, POWER, WAIT, Command, Refused, parse
 from engine.rules.dh.ruleset import RULESET
 from engine.ruleset import Order, OrderText, Rejection
 from tests.engine.rules.dh.helpers import arena

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.dh.board import Grid, in_range, normalize_square, parse_range, plan_move
+from engine.rules.dh.geometry import Grid, in_range, normalize_square, parse_range, plan_move
 
 GRID = Grid("ABCDE", 7, frozenset({"A4", "C4", "E4"}))
 
@@ -71,7 +71,7 @@ def test_range_names(text: str, shape: tuple[str, int] | None) -> None:
 def _every_path(grid: Grid, start: str, goal: str, length: int):
     """Every orthogonal walk of exactly `length` steps from start to goal, in the order tried (縦→横):
     the definition `plan_move` must agree with, spelled out by brute force."""
-    from engine.rules.dh.board import neighbours
+    from engine.rules.dh.geometry import neighbours
 
     stack = [(start,)]
     while stack:
@@ -117,11 +117,11 @@ def test_the_move_is_the_first_shortest_clear_path_as_every_path_tried_in_order_
 def test_a_long_move_looks_at_each_square_a_few_times_not_at_every_path(monkeypatch) -> None:
     """A 移動力 of 12 tried every walk (4^12 of them: most of a second per line, seconds per post);
     the search now visits each square once, whatever the 移動力."""
-    from engine.rules.dh import board
+    from engine.rules.dh import geometry
 
     calls = []
-    real = board.neighbours
-    monkeypatch.setattr(board, "neighbours", lambda grid, square: calls.append(square) or real(grid, square))
+    real = geometry.neighbours
+    monkeypatch.setattr(geometry, "neighbours", lambda grid, square: calls.append(square) or real(grid, square))
     enemies = frozenset({"B2", "C3", "B3", "D3", "D2"})
     moved = plan_move(GRID, "C1", "C7", 10, enemies)
     assert moved is not None and moved.zoc_stop and moved.path == ("C1", "B1", "B2")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.templates import DieTemplate, find_die_templates
+from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates
 
 
 def test_a_full_template_with_base_and_plus_one() -> None:

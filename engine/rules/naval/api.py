@@ -3,7 +3,7 @@
 Everything the periods machinery and the CLI call is here: `ID`, `NAME`, `HELP`, `initial_state`,
 `parse_order`, `check_order`, `resolve` (the pure period function), `resolve_period` (the same, with
 the structured result), `state_to_dict` / `state_from_dict`, and `adjudicate` for the offline GM
-preview (`threadgm adjudicate naval`). The rules live in `resolve.py` (with `results.py`, `randoms.py`
+preview (`threadgm adjudicate naval`). The rules live in `resolution.py` (with `results.py`, `randoms.py`
 and `combat.py`), the state and scenario in `state.py`, the geometry in `hexgrid.py`, the wording in
 `report.py` and `help.py`.
 """
@@ -15,18 +15,18 @@ from collections.abc import Sequence
 
 from engine.report import Report
 from engine.rng import RandomSource, RecordedSource
-from engine.rules.naval.batch import gc_paused, read_toml
-from engine.rules.naval.help import HELP
-from engine.rules.naval.orders import (
+from engine.rules.naval.big_game import gc_paused, read_toml
+from engine.rules.naval.grammar import (
     NavalOrder,
     NavalOrderError,
     ParsedOrder,
     RandomsFileError,
     parse_order,
 )
+from engine.rules.naval.help import HELP
 from engine.rules.naval.randoms import RandomsShortError
 from engine.rules.naval.report import build_report, resolution_to_dict
-from engine.rules.naval.resolve import resolve_period
+from engine.rules.naval.resolution import resolve_period
 from engine.rules.naval.results import Resolution
 from engine.rules.naval.state import (
     CARRIER,

@@ -6,8 +6,7 @@ Each die step is a (request, apply) pair registered in `DIE_STEPS`; automatic tr
 
 from __future__ import annotations
 
-from engine.rules.battle_royale.events import BattleStart, DieRequest, Revealed, Said, Secret
-from engine.rules.battle_royale.ops import (
+from engine.rules.battle_royale.common_steps import (
     ApplyFn,
     AutoFn,
     Events,
@@ -19,6 +18,7 @@ from engine.rules.battle_royale.ops import (
     make_request,
     push,
 )
+from engine.rules.battle_royale.events import BattleStart, DieRequest, Revealed, Said, Secret
 from engine.rules.battle_royale.state import (
     ALIVE,
     RESERVE,

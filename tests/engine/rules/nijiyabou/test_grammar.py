@@ -8,8 +8,8 @@ import pytest
 import regex
 
 from engine.rules.nijiyabou import RULESET
+from engine.rules.nijiyabou.grammar import Act, AreaOrder, Unit, parse_line
 from engine.rules.nijiyabou.help import HELP
-from engine.rules.nijiyabou.orders import Act, AreaOrder, Unit, parse_line
 from engine.ruleset import OrderText, Rejection
 
 FORM = regex.compile(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import regex
 
-from engine.rules.dh.board import normalize_square
+from engine.rules.dh.geometry import normalize_square
 
 WAIT, ATTACK, POWER = "待機", "攻撃", "能力"
 
