@@ -2,7 +2,8 @@
 it, what it may change, and the breaches that stop it.
 
 - A new character belongs to its first sheet's poster (the GM may name another with `PL: ◆TRIP`, or
-  make it an NPC with `NPC: はい`); a scenario PC without an owner goes to the first player who posts
+  make it an NPC with `NPC: はい`); a player registers one PC this way (a second one is the GM's to
+  register), so a stranger cannot fill the table with characters; a scenario PC without an owner goes to the first player who posts
   its sheet. After that only the owner and the GM post its sheet; NPCs are the GM's alone.
 - A post names the fields it changes and keeps the rest. Once a sheet is locked — it comes from the
   scenario, or play has changed it — a player's re-post changes only the scenario's `sheet_fields`
@@ -68,26 +69,37 @@ def _owner(ctx: Context, old: Sheet | None, patch: Patch) -> str:
     return f"◆{ctx.trip}"
 
 
+def _allowed(ctx: Context, old: Sheet | None, patch: Patch) -> tuple[Patch, list[str]]:
+    """What of the patch the author may post (refused outright when nothing), and what it holds back."""
+    if ctx.is_gm:
+        return patch, []
+    if not ctx.trip:
+        raise DystopiaError("キャラシートはトリップ付きの名前（名前#キー）で貼ってください")
+    named = [attribute_label(a) for a in GM_FIELDS if a in patch]
+    if named:
+        raise DystopiaError(f"{'・'.join(named)} の項目はGMだけが書けます")
+    name = patch["name"]
+    if old is None:
+        if ctx.owned():
+            mine = "、".join(s.name for s in ctx.owned())
+            raise DystopiaError(
+                f"あなたのPCはもういます（{mine}）。2人目のPCはGMが「PL: ◆トリップ」を書いたシートで登録します"
+            )
+        return patch, []
+    if old.npc:
+        raise DystopiaError(f"{name}はNPCです。NPCのシートはGMだけが貼れます")
+    if old.owner and plain_trip(old.owner) != ctx.trip:
+        raise DystopiaError(f"{name}は別のトリップのキャラクターです（持ち主を変えられるのはGMだけです）")
+    return _kept_back(old, patch, ctx.state.options.sheet_fields) if old.locked else (patch, [])
+
+
 def take_sheet(ctx: Context, posted: tuple[str, Any]) -> None:
     """A 【キャラシート】 block or a ココフォリア character JSON: adds or updates a sheet."""
     kind, content = posted
     patch, skipped = (posted_patch(content), []) if kind == "sheet" else ccfolia_patch(content)
-    gm = ctx.is_gm
-    if not ctx.trip and not gm:
-        raise DystopiaError("キャラシートはトリップ付きの名前（名前#キー）で貼ってください")
-    named = [attribute_label(a) for a in GM_FIELDS if a in patch]
-    if named and not gm:
-        raise DystopiaError(f"{'・'.join(named)} の項目はGMだけが書けます")
     name = patch["name"]
     old = ctx.state.sheets.get(name)
-    refused: list[str] = []
-    if old is not None and not gm:
-        if old.npc:
-            raise DystopiaError(f"{name}はNPCです。NPCのシートはGMだけが貼れます")
-        if old.owner and plain_trip(old.owner) != ctx.trip:
-            raise DystopiaError(f"{name}は別のトリップのキャラクターです（持ち主を変えられるのはGMだけです）")
-        if old.locked:
-            patch, refused = _kept_back(old, patch, ctx.state.options.sheet_fields)
+    patch, refused = _allowed(ctx, old, patch)
     base = old if old is not None else Sheet(name=name)
     sheet = apply_patch(base, {k: v for k, v in patch.items() if k not in GM_FIELDS})
     sheet.owner = _owner(ctx, old, patch)

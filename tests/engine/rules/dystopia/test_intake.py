@@ -169,3 +169,13 @@ def test_down_is_kept_by_a_re_post() -> None:
     assert state.sheets["ジェイ"].down and state.sheets["ジェイ"].hp == 0, DOWN
     state, answer = play(state, "肉体判定", JAY)
     assert "判定できません" in answer.plain
+
+
+def test_a_player_registers_one_pc_the_gm_any() -> None:
+    state, _ = play(start(), SHEET, JAY)
+    _, answer = play(state, SHEET.replace("名前: ジェイ", "名前: ジェイ2"), JAY)
+    assert "あなたのPCはもういます（ジェイ）" in answer.plain
+    state, _ = play(state, SHEET.replace("名前: ジェイ", "名前: ジェイ2") + "\nPL: ◆JAY", GM)
+    assert state.sheets["ジェイ2"].owner == "◆JAY"
+    _, answer = play(state, "ジェイ2: 肉体判定", JAY, [(6, 1)] * 3)
+    assert "ジェイ2の肉体判定" in answer.plain
