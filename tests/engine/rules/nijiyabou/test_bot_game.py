@@ -17,7 +17,7 @@ from engine.keys import JST
 from engine.offline.verify import ThreadPost, verify_thread
 from engine.rules import REGISTRY
 from engine.rules.nijiyabou import RULESET
-from engine.rules.nijiyabou.orders import Act, parse_line
+from engine.rules.nijiyabou.grammar import Act, parse_line
 from engine.ruleset import Order
 from poster.markup import render_body
 from scheduler import BotConfig, GameConfig, ThreadBot, main
