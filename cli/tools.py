@@ -294,15 +294,20 @@ def _help(registry: Registry) -> click.Command:
 
 
 def _import_character(registry: Registry) -> click.Command:
-    """`threadgm import-character GAME FILE`: another tool's character as a table of the scenario."""
+    """`threadgm import-character GAME FILE`: another tool's character as the game takes it (DysTopiA:
+    【キャラシート】 posts ready to paste into the thread)."""
     games = GameChoice(registry)
 
     @click.command("import-character")
     @click.argument("game", type=games)
     @click.argument("source", type=_FILE)
-    @click.option("--owner", default="", help="The player's trip (◆…); without it the character is an NPC.")
+    @click.option(
+        "--owner",
+        default="",
+        help="The player's trip (◆…), written as the sheet's PL: line (the GM posts it).",
+    )
     def import_character_command(game: str, source: Path, owner: str) -> None:
-        """キャラクターを取り込む: ココフォリアのキャラクターJSONをシナリオの表にして表示する."""
+        """キャラクターを取り込む: ココフォリアのキャラクターJSONを、スレに貼れる【キャラシート】にして表示する."""
         try:
             click.echo(registry.get(game).import_character(read_text(source), owner.strip()), nl=False)
         except RulesetError as error:
