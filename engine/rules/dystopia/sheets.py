@@ -404,15 +404,23 @@ def sheet_lines(sheet: Sheet, *, owner: str = "") -> list[str]:
 
 def sheet_posts(lines: list[str], *, max_lines: int, max_columns: int, max_chars: int) -> list[str]:
     """The lines as 【キャラシート】 posts within a board's limits: each post has the heading and the
-    名前 line (a later post updates the sheet the first one registered); a line too long is cut."""
-    name, rest = lines[0], lines[1:]
+    名前 line (a later post updates the sheet the first one registered). The lines of one item (all
+    スキル lines, say) stay in one post, since a post's スキル replace the sheet's; a line too long is cut."""
+    name, rest = lines[0], [text[:max_columns] for text in lines[1:]]
     head = [SHEET_HEADING, name]
-    posts: list[list[str]] = [list(head)]
+    groups: list[list[str]] = []
     for text in rest:
-        text = text[:max_columns]
+        key = text.partition(":")[0]
+        if groups and groups[-1][0].partition(":")[0] == key:
+            groups[-1].append(text)
+        else:
+            groups.append([text])
+    posts: list[list[str]] = [list(head)]
+    for group in groups:
         current = posts[-1]
-        if len(current) + 1 > max_lines or len("\n".join([*current, text])) > max_chars:
+        fits = len(current) + len(group) <= max_lines and len("\n".join([*current, *group])) <= max_chars
+        if not fits and len(current) > len(head):
             current = list(head)
             posts.append(current)
-        current.append(text)
+        current += group
     return ["\n".join(post) for post in posts]

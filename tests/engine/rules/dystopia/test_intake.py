@@ -179,3 +179,46 @@ def test_a_player_registers_one_pc_the_gm_any() -> None:
     assert state.sheets["ジェイ2"].owner == "◆JAY"
     _, answer = play(state, "ジェイ2: 肉体判定", JAY, [(6, 1)] * 3)
     assert "ジェイ2の肉体判定" in answer.plain
+
+
+def test_a_long_import_is_split_into_posts_the_board_takes_and_together_make_the_sheet() -> None:
+    params = [
+        {"label": stat, "value": str(n)} for n, stat in enumerate(("肉体", "集中", "反射", "知識", "幸運"), 3)
+    ]
+    params += [{"label": f"{stat}ボーナス", "value": "1"} for stat in ("肉体", "集中")]
+    params += [{"label": f"種族:{stat}", "value": "2"} for stat in ("肉体", "集中", "反射", "知識", "幸運")]
+    data = {"name": "ロン", "initiative": 7, "params": params}
+    data["status"] = [{"label": "HP", "value": 20, "max": 24}, {"label": "MP", "value": 5}]
+    data["params"] += [{"label": f"メモ{i}", "value": "x"} for i in range(40)]  # not read: listed
+    out = RULESET.import_character(json.dumps({"kind": "character", "data": data}, ensure_ascii=False), "")
+    posts = [part for part in out.split("\n\n") if part.startswith("【キャラシート】")]
+    assert posts and all(len(p.split("\n")) <= 24 and len(p) <= 2048 for p in posts)
+    state = start()
+    for post in posts:
+        state, _ = play(state, post, "ロンの中の人◆RON")
+    ron = state.sheets["ロン"]
+    assert (ron.stats["肉体"], ron.stats["幸運"], ron.stats["行動値"], ron.hp, ron.hp_max) == (
+        3,
+        7,
+        7,
+        20,
+        24,
+    )
+    assert ron.bonus == {"肉体": 1, "集中": 1} and ron.race_stats["知識"] == 2
+    assert "メモ0" in out
+
+
+def test_sheet_posts_split_long_sheets_under_the_limits() -> None:
+    from engine.rules.dystopia.sheets import sheet_posts
+
+    skills = [f"スキル: 技{i}/近接/メインアクション/単体/武器/1MP/1/SL1/ナイト" for i in range(15)]
+    items = [f"アイテム: 薬{i} 1" for i in range(15)]
+    posts = sheet_posts(
+        ["名前: ロン", "CL: 1", *skills, *items], max_lines=24, max_columns=256, max_chars=2048
+    )
+    assert len(posts) == 2 and all(p.startswith("【キャラシート】\n名前: ロン\n") for p in posts)
+    assert all(len(p.split("\n")) <= 24 for p in posts)
+    state = start()
+    for post in posts:  # each post's スキル (or アイテム) lines are all of them: nothing is lost
+        state, _ = play(state, post, "ロンの中の人◆RON")
+    assert len(state.sheets["ロン"].skills) == 15 and len(state.sheets["ロン"].items) == 15
