@@ -140,6 +140,8 @@ def test_one_comeback_per_check_also_after_a_chance_make_reroll() -> None:
 
 
 def test_opposing_oneself_is_refused() -> None:
+    """「対決判定(受動=調べられる側優先)」 takes two sides, an active and a passive one: `対決 アキラ 肉体`
+    by アキラ was accepted."""
     _, answer = play(start(), "対決 アキラ 肉体", AKIRA)
     assert "対決判定の相手は自分以外です" in answer.plain
 

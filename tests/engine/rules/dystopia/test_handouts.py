@@ -143,7 +143,8 @@ def test_a_comeback_that_turns_the_investigation_publishes() -> None:
 
 
 def test_a_show_offer_made_before_the_investigation_is_not_honoured_after_the_owner_won() -> None:
-    """A 裏ハンドアウト公開 offer waiting when the owner won the investigation was still honoured by 同意."""
+    """「対決判定で受動側が勝利した場合、そのシーン中に受動側がRHを見せることはできないものとする。(茶番判定の
+    防止)」: a 裏ハンドアウト公開 offer waiting when the owner won the investigation was still honoured by 同意."""
     state, _ = play(start(), "裏ハンドアウト公開 アキラ", YUI)
     state, _ = play(state, "調査 ユイ", AKIRA)
     state, answer = play(state, "拒否 アキラ", YUI, [(10, 1), *d6(3, 3, 3, 3, 3, 3)])
