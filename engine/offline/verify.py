@@ -151,10 +151,33 @@ def _is_opening(body: str) -> str | None:
     return None
 
 
+def _openings(posts: Iterable[ThreadPost]) -> dict[int, str]:
+    """The openings of games with periods (post number → NAME): `_is_opening`, or a 【NAME 開始】 whose
+    first period hash the board's limits pushed into the same trip's next post."""
+    found: dict[int, str] = {}
+    waiting: dict[str, tuple[int, str]] = {}  # trip → an opening still without its hash
+    for post in posts:
+        if not post.trip:
+            continue
+        name = _is_opening(post.body)
+        lines = post.body.split("\n")
+        if name is not None:
+            found[post.number] = name
+        elif post.trip in waiting and any(_PERIOD_HASH.match(text) for text in lines):
+            number, name = waiting[post.trip]
+            found[number] = name
+        waiting.pop(post.trip, None)
+        if name is None and (match := _OPENING.match(lines[0].strip())):
+            waiting[post.trip] = (post.number, match[1])
+    return found
+
+
 def _claims(posts: Iterable[ThreadPost]) -> list[ThreadPost]:
     """The posts that speak as the bot: a 【ダイス検証】 or the opening of a game with periods."""
     marker = f"【{HEADING}】"
-    return [p for p in posts if p.trip and (marker in p.body.split("\n") or _is_opening(p.body) is not None)]
+    posts = list(posts)
+    openings = _openings(posts)
+    return [p for p in posts if p.trip and (marker in p.body.split("\n") or p.number in openings)]
 
 
 def _bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
@@ -438,11 +461,12 @@ def _collect_periods(posts: Sequence[ThreadPost], trips: tuple[str, ...]) -> _Pe
     line, over as many of the bot's posts as the board's limits split it into)."""
     parts = _PeriodParts()
     open_report: _PeriodReport | None = None
+    openings = _openings(p for p in posts if p.trip in trips)
     for post in posts:
         if post.trip not in trips:
             continue
         lines = post.body.split("\n")
-        name = _is_opening(post.body)
+        name = openings.get(post.number)
         if name is not None and parts.game is None:
             parts.game = name
         for text in lines:
@@ -469,7 +493,8 @@ def _check_periods(
     if not parts.reports:
         return
     result.game = parts.game
-    ruleset = rules(parts.game) if rules is not None and parts.game is not None else None
+    # a game named on the command line (`--rules`) is used even when no opening names it
+    ruleset = rules(parts.game or "") if rules is not None else None
     recomputed, notes_before = False, len(result.notes)
     for report in parts.reports:
         label = f"ピリオド{report.period} (>>{report.post})"
@@ -489,10 +514,18 @@ def _check_periods(
         else:
             result.periods_matched += 1
     if not recomputed:
-        what = f"「{parts.game}」" if parts.game else "このゲーム"
-        result.notes.insert(
-            notes_before, f"{what}の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）"
-        )
+        result.notes.insert(notes_before, _not_recomputed(parts.game, ruleset, rules is not None))
+
+
+def _not_recomputed(game: str | None, ruleset: Ruleset | None, looked_up: bool) -> str:
+    """Why no period was recomputed, and what to give when something is missing (`looked_up`: the
+    games were there to look the opening's name up in)."""
+    keys_only = "ピリオドの鍵とハッシュだけを確認しました"
+    if ruleset is None and game is None:
+        return f"ゲームの開始の投稿（【… 開始】）が見つからないため結果は再計算できません（--rules でゲームを指定できます。{keys_only}）"
+    if ruleset is None and looked_up:
+        return f"「{game}」は登録されたゲームではないため結果は再計算できません（--rules でゲームを指定できます。{keys_only}）"
+    return f"「{game or ruleset.NAME}」の結果は再計算できません（{keys_only}）"
 
 
 def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, result: Verification) -> None:

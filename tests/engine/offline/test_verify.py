@@ -136,7 +136,10 @@ def test_without_the_ruleset_only_the_keys_are_checked() -> None:
     thread.bot_report(resolution(1))
     result = thread.verify(None)
     assert result.ok and result.periods_checked == 0
-    assert f"「{NAME}」の結果は再計算できません（ピリオドの鍵とハッシュだけを確認しました）" in result.notes
+    assert (
+        f"「{NAME}」は登録されたゲームではないため結果は再計算できません（--rules でゲームを指定できます。ピリオドの鍵とハッシュだけを確認しました）"
+        in result.notes
+    )
     wrong = Thread()
     wrong.bot(render_body(resolution(1)).replace(key(1).hex(), "0" * 64))
     assert not wrong.verify(None).ok

@@ -302,3 +302,24 @@ def test_threadgm_verify_recomputes_the_thread_from_its_url(played) -> None:
     result = CliRunner().invoke(main, ["verify", played["url"]])
     assert result.exit_code == 0, result.output
     assert "ゲーム: にじ野望" in result.output and "一致 4 件、不一致 0 件" in result.output
+
+
+def test_verify_recomputes_when_the_opening_took_two_posts(played) -> None:
+    """Issue 25: verify said 「結果は再計算できません」 (also with --rules) when the board's limits had
+    split the opening, leaving its key hash in the second post."""
+    thread, split = [], False
+    for post in played["thread"]:
+        number = post.number + split
+        if not split and post.body.startswith("【にじ野望 開始】"):
+            head, _, tail = post.body.partition("\nピリオド1 ")
+            thread += [
+                ThreadPost(number, post.trip, post.date, head),
+                ThreadPost(number + 1, post.trip, post.date, "ピリオド1 " + tail),
+            ]
+            split = True
+            continue
+        thread.append(ThreadPost(number, post.trip, post.date, post.body))
+    assert split
+    verified = verify_thread(played["key"], thread, render_body, None, REGISTRY.by_name)
+    assert (verified.periods_checked, verified.periods_matched) == (4, 4), verified.summary()
+    assert verified.game == "にじ野望"
