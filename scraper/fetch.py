@@ -387,17 +387,30 @@ def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState)
             ref.rawmode_url(start),
             "not the rawmode answer of the thread",
         )
-    if state.tail and posts and posts[0].number == state.last_number and lines[0] != state.tail:
-        raise FetchError(
-            f"{ref.rawmode_url(start)}: the answer is not the rawmode answer of the thread (post "
-            f"{state.last_number} is not the one held: {posts[0].raw[:60]!r})"
+    line_of = {post.number: line for post, line in zip(posts, lines, strict=True)}
+    held = line_of.get(state.last_number)
+    if state.tail and held is not None and held != state.tail:
+        # Garbled on the way — or what is held was, and then the board says the same twice.
+        again = _rawmode_answer(session, ref, start)
+        if isinstance(again, FetchResult) or held not in again[3]:
+            raise FetchError(
+                f"{ref.rawmode_url(start)}: the answer is not the rawmode answer of the thread (post "
+                f"{state.last_number} is not the one held: {held[:60]!r})"
+            )
+        log.warning(
+            "%s: post %d is not as held, twice alike: the board's copy is taken",
+            ref.read_url,
+            state.last_number,
         )
-    tail = lines[len(posts) - 1] if posts else state.tail
+        state = replace(state, last_number=state.last_number - 1)  # read again, stored again
     posts = [post for post in posts if post.number > state.last_number]
+    last_number = posts[-1].number if posts else state.last_number
+    # the line of the post held last (an answer cut short, or read from 1, may end before it)
+    tail = line_of.get(last_number, state.tail)
     if not posts:
         return FetchResult([], replace(state, tail=tail), "unchanged", transferred, complete=complete)
     return FetchResult(
-        posts, replace(state, last_number=posts[-1].number, tail=tail), "new", transferred, complete=complete
+        posts, replace(state, last_number=last_number, tail=tail), "new", transferred, complete=complete
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,41 @@ def test_a_re_encoded_read_cgi_page_is_refused(board: Board, dialect: str) -> No
     with pytest.raises(FetchError):
         fetch(session, ref, state, html=True)
     assert [p.body for p in fetch(session, ref, state, html=True).new_posts] == ["二番の本文"]
+
+
+def test_a_rawmode_read_from_the_start_cut_before_the_last_held_post_keeps_its_line(board: Board) -> None:
+    # An empty 200 sends the read back to post 1; that answer cut short before the post held last
+    # once left the wrong line held, and every later read was refused as "not the one held".
+    session = make_session()
+    ref = board.ref("shitaraba")
+    for text in ("二番", "三番", "四番"):
+        board.post(text)
+    state = fetch(session, ref, FetchState()).state
+
+    def cut(request, forward) -> Response:
+        answer = forward()
+        answer.set_data(answer.get_data().split(b"\n3<>")[0] + b"\n")  # posts 1 and 2 only
+        return answer
+
+    board.script.script("GET", "/bbs/rawmode.cgi/", lambda r, f: Response(b""))
+    board.script.script("GET", "/bbs/rawmode.cgi/", cut)
+    cut_short = fetch(session, ref, state)
+    assert cut_short.outcome == "unchanged"
+    board.post("五番")
+    assert [p.body for p in fetch(session, ref, cut_short.state).new_posts] == ["五番"]
+
+
+def test_a_held_rawmode_post_the_board_shows_otherwise_twice_is_taken_as_the_board_s(
+    board: Board, caplog
+) -> None:
+    session = make_session()
+    ref = board.ref("shitaraba")
+    board.post("二番")
+    state = fetch(session, ref, FetchState()).state
+    wrong = replace(state, tail=state.tail.replace("二番".encode("euc_jp"), "ニ番".encode("euc_jp")))
+    board.post("三番")
+    with caplog.at_level(logging.WARNING):
+        result = fetch(session, ref, wrong)
+    assert "twice alike" in caplog.text
+    assert [(p.number, p.body) for p in result.posts] == [(2, "二番"), (3, "三番")]
+    assert [p.body for p in result.new_posts] == ["三番"]
