@@ -307,6 +307,12 @@ class ImmediateRuleset(Ruleset[S, C]):
         Default: None — no opening post (plain dice)."""
         return None
 
+    def obeyed_as_gm(self, body: str, answer: Sequence[str]) -> bool:
+        """Whether the bot's answer (its lines) shows it took the post's author for a GM — the post holds
+        the game's own GM commands and the answer does not refuse them — so that `verify`, not told
+        who the GMs were, replays the thread with the GMs the bot obeyed. Default: False."""
+        return False
+
     def published_secrets(self, bot_bodies: Sequence[str]) -> Mapping[str, Sequence[tuple[int, int]]]:
         """For `verify`'s replay of the steps: the faces (sides, value) of every `secret/` stream the
         bot's posts (bodies in thread order) have published, by purpose after `secret/`. A secret

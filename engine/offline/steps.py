@@ -190,17 +190,25 @@ def rules_key(bodies: Sequence[str]) -> bytes | None:
     return None
 
 
-def _gm_trips(posts: Sequence[Posted], answers: Mapping[int, list[list[str]]]) -> tuple[str, ...]:
-    """The GMs, as the bot treated them: trips whose GM commands it carried out (not refused)."""
+def _gm_trips(
+    posts: Sequence[Posted], answers: Mapping[int, list[list[str]]], ruleset: ImmediateRuleset
+) -> tuple[str, ...]:
+    """The GMs, as the bot treated them: trips whose GM commands it carried out (not refused), the
+    engine's (設定, 巻き戻し…) or the game's own (`obeyed_as_gm`)."""
     return tuple(
         sorted(
             {
                 post.trip
                 for post in posts
                 if post.trip
-                and find_gm_commands(post.body)
                 and post.number in answers
-                and not any(REFUSED in "\n".join(lines) for lines in answers[post.number])
+                and (
+                    (
+                        find_gm_commands(post.body)
+                        and not any(REFUSED in "\n".join(lines) for lines in answers[post.number])
+                    )
+                    or any(ruleset.obeyed_as_gm(post.body, lines) for lines in answers[post.number])
+                )
             }
         )
     )
@@ -241,7 +249,7 @@ def verify_steps(
         for post in posts
         if post.trip not in bot
     }
-    trips = replay.gm_trips if replay.gm_trips is not None else _gm_trips(posts, answers)
+    trips = replay.gm_trips if replay.gm_trips is not None else _gm_trips(posts, answers, ruleset)
     earliest = datetime.min.replace(tzinfo=UTC)
     setup = _ReplaySetup(
         "verify", ruleset, b"", earliest, replay.scenario, dice=False, gm_trips=trips, dice_known=dice

@@ -113,7 +113,7 @@ def _effect(ctx: Context, args: tuple[str, ...], *, add: bool) -> None:
 
 def _gm(ctx: Context, command: Words) -> None:
     if not ctx.is_gm:
-        raise DystopiaError(f"{command.word}はGMだけが使えます")
+        raise DystopiaError(f"{command.word}{GM_ONLY}")
     args, word = command.args, command.word
     gm_handlers: dict[str, Callable[[], None]] = {
         "シーン": lambda: scenes.move_scene(ctx, args[0] if args else ""),
@@ -184,6 +184,9 @@ def readings(options: Options) -> list[str]:
         + ("解除タイミングがあれば解除" if options.combat_effect_timing else "戦闘不能でも残す"),
         "戦闘不能中の絶対回避 " + ("とどめを無効にできる" if options.evade_todome else "使えない"),
     ]
+
+
+GM_ONLY = "はGMだけが使えます"  # the refusal of a GM command from another trip (verify reads it back)
 
 
 def _is_word(command: Any, use: str) -> bool:
@@ -330,6 +333,11 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
             *ctx.blocks,
         ]
         return work, report(*blocks, kind="opening")
+
+    def obeyed_as_gm(self, body: str, answer: Sequence[str]) -> bool:
+        """The post holds one of the game's GM commands and the answer refuses none as not the GM's."""
+        gm_words = any(isinstance(c, Words) and c.word in GM_WORDS for _, c in parse_lines(body))
+        return gm_words and not any(GM_ONLY in text for text in answer)
 
     def published_secrets(self, bot_bodies: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
         """The keys of the published handouts, as the faces of their streams (the only secret dice)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.offline.steps import StepCheck, _gm_trips, answers_by_post, rules_key, step_notes
+from engine.rules import REGISTRY
 
 
 def test_answers_are_kept_in_order_and_a_split_answer_is_joined_back() -> None:
@@ -50,7 +51,7 @@ def test_the_gms_are_those_whose_commands_the_bot_carried_out() -> None:
         3: [["GMのトリップではないため、GMコマンドは受け付けませんでした"]],
         4: [["…"]],
     }
-    assert _gm_trips(posts, answers) == ("GM",)
+    assert _gm_trips(posts, answers, REGISTRY.get("dice")) == ("GM",)
 
 
 def test_what_could_not_be_recomputed_is_noted_never_claimed() -> None:

@@ -343,3 +343,30 @@ def test_the_page_and_the_export_show_each_answer_with_the_post_it_answers(sessi
 
     titles = [r.title for r in _reports(sent_posts(session.store, "dys", ("answer",)))]
     assert any(t.startswith(">>") and "への返答：ユイの肉体判定" in t for t in titles), titles
+
+
+def test_verify_knows_the_gm_the_bot_obeyed_from_the_games_own_gm_commands(session: Session) -> None:
+    """The GM's trip is only in the configuration: a thread whose GM used DysTopiA's own GM commands
+    (シーン, ダメージ to a PC…) and none of the engine's (設定) still verifies without naming the GM."""
+    _opening(session)
+    session.say("シーン ドラマ", GM)
+    session.say("ダメージ アキラ 5", GM)
+    refused = session.say("シーン エンディング", "通りすがり")
+    assert "GMだけが使えます" in refused
+    session.clock.at("00:03:00", day=2)
+    session.board.post("おつかれさまでした", name=KEN)
+    session.bot.tick()
+    game = REGISTRY.get("dystopia")
+    shown = [ThreadPost(p.number, p.trip, p.date, p.body, p.name) for p in session.board.posts()]
+    checked = verify_thread(
+        session.board.key,
+        shown,
+        render_body,
+        [BOT_TRIP],
+        None,
+        game,
+        known=REGISTRY,
+        scenario=game.read_scenario(scenario_text()),
+        gm_trips=None,
+    )
+    assert checked.ok and checked.steps_checked == checked.steps_matched >= 4, checked.summary()
