@@ -222,3 +222,23 @@ def test_sheet_posts_split_long_sheets_under_the_limits() -> None:
     for post in posts:  # each post's スキル (or アイテム) lines are all of them: nothing is lost
         state, _ = play(state, post, "ロンの中の人◆RON")
     assert len(state.sheets["ロン"].skills) == 15 and len(state.sheets["ロン"].items) == 15
+
+
+def test_a_ccfolia_update_keeps_race_classes_and_skills() -> None:
+    """Split by hand, the JSON went through but replaced the sheet, wiping 種族, クラス and skills
+    (シート確認 then listed 違反3件)."""
+    state, _ = play(start(), SHEET, JAY)
+    update = {
+        "kind": "character",
+        "data": {"name": "ジェイ", "initiative": 10, "params": [{"label": "肉体", "value": "6"}]},
+    }
+    state, answer = play(state, split(json.dumps(update, ensure_ascii=False), 30), JAY)
+    jay = state.sheets["ジェイ"]
+    assert (
+        jay.race == "人間"
+        and jay.classes == ["ナイト", "メイジ"]
+        and [s.name for s in jay.skills] == ["スラッシュ"]
+    )
+    assert jay.stats["行動値"] == 10 and "キャラシートを更新しました：ジェイ（◆JAY）— 行動値" in answer.plain
+    _, answer = play(state, "シート確認", JAY)
+    assert "違反なし" in answer.plain
