@@ -165,6 +165,15 @@ class Ruleset(ABC, Generic[S, C]):
         """One line of a post as an order of this game (None: chat). Default: the game has no orders."""
         return None
 
+    reads_with_state: ClassVar[bool] = False  # read_line wants the state (the referee then folds it)
+
+    def read_line(self, state: S | None, line: str) -> OrderText | Rejection | None:
+        """One line of a post as it arrives, read with the game's own words when `reads_with_state`
+        (names tell an order that cannot be read — answered, with the nearest form — from chat);
+        `state` is the running period's (None offline). Stored canonical forms are read back with
+        `parse_line`. Default: `parse_line`."""
+        return self.parse_line(line)
+
     def order_key(self, order: Order) -> str:
         """Orders with the same key in a period replace each other, the last one written winning.
         Default: one order per player."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from engine.report import Block, Report, anchor, heading, line, report
 from engine.ruleset import Order, OrderText, Rejection, Ruleset
@@ -59,8 +60,10 @@ def read_post(
     ready_words: Sequence[str],
     is_word,
     is_quote,
+    state: Any = None,
 ) -> PostReading:
-    """The orders, cancel and ready words of one post (quoted lines are never orders), within the
+    """The orders, cancel and ready words of one post (quoted lines are never orders), read with the
+    running period's `state` when the ruleset reads with it (`Ruleset.read_line`), within the
     post's budget: a line written again counts once, and reading stops after `MAX_ORDER_LINES` order
     lines or `MAX_POST_LINES` lines (the receipt says from which line on nothing was read)."""
     found: list[ReadOrder] = []
@@ -83,7 +86,7 @@ def read_post(
         if is_word(text, ready_words):
             ready = True
             continue
-        parsed = ruleset.parse_line(text)
+        parsed = ruleset.read_line(state, text)
         if parsed is None:
             continue
         if isinstance(parsed, Rejection):

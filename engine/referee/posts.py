@@ -264,6 +264,9 @@ def _record_disclosure(game: Game, disclosure: Disclosure, commitments: dict[str
 
 def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostReading, int] | None:
     period = game.period_of_post(post)
+    # A game that reads lines with its own words (names) gets the running period's state: a later
+    # period's state does not exist yet, and names do not change between periods.
+    state = game.state_before(game.current_period()) if game.ruleset.reads_with_state else None
     reading = periods.read_post(
         game.ruleset,
         post=post.number,
@@ -274,6 +277,7 @@ def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostRead
         ready_words=game.setup.ready_words,
         is_word=is_word,
         is_quote=is_quote,
+        state=state,
     )
     if reading.orders or reading.cancelled or reading.ready:
         return post, reading, period

@@ -9,6 +9,7 @@
 | `grammar.py` | the 行動提出 grammar |
 | `control.py` | who submits for which side, and the checks made when a line is received |
 | `forecast.py` | the receipt's promise: what a line will do at the deadline as things stand |
+| `reading.py` | a line read with the game's own words: an order-like line answered (もしかして), chat left alone |
 | `submission.py` | which lines of a phase count: one per character, a repeat, a correction by anchor, a void second line |
 | `stats.py` | effective stats and what the states (状態) allow |
 | `context.py` | a phase being resolved: its verifiable d100 checks, lines, deaths, DP and 精神減少 |

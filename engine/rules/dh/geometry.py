@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import regex
 
-_SQUARE = regex.compile(r"^([A-Za-z])(\d{1,2})$")
+_SQUARE = regex.compile(
+    r"^([A-Za-z])([0-9]{1,3})$"
+)  # ASCII digits only (\d takes ٣ too); B100: off every map
 _RANGE = regex.compile(r"^(同マス|MAP全体|全体|自分|(隣接|半径|周囲)(\d+)(?:マス)?)$")
 # Orthogonal steps in the order a path is tried: up, down, left, right (縦→横).
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))

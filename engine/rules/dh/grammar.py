@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import regex
 
-from engine.rules.dh.geometry import normalize_square
+from parser.numbers import NotANumber, read_number
 
 WAIT, ATTACK, POWER = "待機", "攻撃", "能力"
 
@@ -25,23 +25,29 @@ _BULLET = regex.compile(r"^[・\-*●○◎◇]+\s*")  # a list mark before the 
 # An anchor before the name (`>>12 名前 D1移動`): the line answers post 12 — a correction of a line.
 _ANCHOR = regex.compile(r"^>>\s*([0-9]{1,7})(?![0-9])\s*[:：]?\s*")
 _HEAD = regex.compile(r"^\s*([^\s:：、,]+?)\s*(?:[:：]\s*|\s+)(.+?)\s*$")
-_SQUARE = r"([A-Za-z]\d{1,2})"
+# A square as written: a letter and digits of any script, so that `C٣` or `B100` is answered (the
+# number is read by parser.numbers: ASCII digits only, three at most) rather than taken for chat.
+_SQ = r"[A-Za-z]\p{Nd}+"
+_SQUARE = rf"({_SQ})"
 _MOVE_VERB = regex.compile(rf"^{_SQUARE}\s*(?:へ|に|まで)?\s*移動(?:して|し)?[\s、,。→]*")
-_MOVE_BARE = regex.compile(rf"^{_SQUARE}\s*(?:で|へ|に)?(?=$|[\s、,。→]|攻撃|通常攻撃|能力|待機)[\s、,。→]*")
+_MOVE_BARE = regex.compile(
+    rf"^{_SQUARE}\s*(?:で|へ|に)?(?=$|[\s、,。→]|攻撃|通常攻撃|能力|特殊能力|待機)[\s、,。→]*"
+)
 _KEYWORD = regex.compile(
-    r"^(?:再行動|移動|攻撃|通常攻撃|能力|待機|[A-Za-z]\d{1,2}(?!\d)|\S+?\s*(?:に|を|へ)\s*(?:通常攻撃|攻撃|能力))"
+    rf"^(?:再行動|移動|攻撃|通常攻撃|(?:特殊)?能力|待機|{_SQ}|\S+?\s*(?:に|を|へ)\s*(?:通常攻撃|攻撃|(?:特殊)?能力))"
 )
 _DEED_WORD = regex.compile(r"移動|攻撃|能力|待機")
 _ATTACK_FIRST = regex.compile(r"^(?:通常)?攻撃\s*(?:対象は|対象|→|>)?\s*[:：]?\s*(\S+?)\s*$")
 _ATTACK_AFTER = regex.compile(r"^([^\s、,→]+?)\s*(?:に|を|へ)\s*(?:通常)?攻撃\s*$")
+# 能力 as the seed names the deed: 特殊能力の使用, 特殊能力「火球」を使用, 能力使用, 能力「火球」.
+_USE = r"(?:特殊)?能力\s*(?:の使用|を使用|使用)?"
+_NAMED = r"(?:[「（(『【](?P<power>[^」）)』】]+)[」）)』】]\s*(?:を使用|を使う|使用)?)?"
 _POWER = regex.compile(
-    r"^能力(?:使用)?\s*(?:[「（(『【](?P<power>[^」）)』】]+)[」）)』】])?\s*"
+    rf"^{_USE}\s*{_NAMED}\s*"
     r"(?:(?:対象は|対象|→)\s*[:：]?\s*(?P<target>[^\s、,]+(?:\s*[、,]\s*(?!移動先)[^\s、,]+)*))?[\s、,]*"
-    r"(?:移動先\s*(?:は|[:：])?\s*(?P<to>[A-Za-z]\d{1,2}))?\s*$"
+    rf"(?:移動先\s*(?:は|[:：])?\s*(?P<to>{_SQ}))?\s*$"
 )
-_POWER_AFTER = regex.compile(
-    r"^(?P<target>[^\s、,]+?)\s*(?:に|へ|を対象に)\s*能力(?:使用)?\s*(?:[「（(『【](?P<power>[^」）)』】]+)[」）)』】])?\s*$"
-)
+_POWER_AFTER = regex.compile(rf"^(?P<target>[^\s、,]+?)\s*(?:に|へ|を対象に)\s*{_USE}\s*{_NAMED}\s*$")
 
 
 @dataclass(frozen=True)
@@ -89,12 +95,25 @@ class Refused:
     reason: str
 
 
+class _BadSquare(ValueError):
+    """A square whose number is not one (`C٣`, `B99999999`): the reason, for the receipt."""
+
+
+def _square(text: str) -> str:
+    """`c4` → `C4`; `B100` stays B100 (the receipt says it is off the map); a number of another script
+    or of many digits is refused with the reason."""
+    number = read_number(text[1:], what=f"マス「{text[:12]}」の番号", digits=3)
+    if isinstance(number, NotANumber):
+        raise _BadSquare(number.reason)
+    return f"{text[0].upper()}{number}"
+
+
 def _target(text: str | None) -> str | None:
     """A target as written: a square (`Ｃ４` → `C4`), a name, or several names joined by 、."""
     if text is None:
         return None
     parts = [part.strip() for part in regex.split(r"[、,]", text) if part.strip()]
-    return "、".join(normalize_square(part) or part for part in parts)
+    return "、".join(_square(part) if regex.fullmatch(_SQ, part) else part for part in parts)
 
 
 def _deed(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
@@ -105,7 +124,7 @@ def _deed(rest: str) -> tuple[str, str | None, str | None, str | None] | None:
     if match := _ATTACK_FIRST.match(rest) or _ATTACK_AFTER.match(rest):
         return ATTACK, match[1], None, None
     if match := _POWER.match(rest):
-        return POWER, _target(match["target"]), match["power"], normalize_square(match["to"] or "")
+        return POWER, _target(match["target"]), match["power"], _square(match["to"]) if match["to"] else None
     if match := _POWER_AFTER.match(rest):
         return POWER, _target(match["target"]), match["power"], None
     return None
@@ -126,12 +145,15 @@ def parse(text: str) -> Command | Refused | None:
     again = rest.startswith("再行動")
     rest = rest.removeprefix("再行動").strip(" 、,:")
     square = None
-    if move := _MOVE_VERB.match(rest) or _MOVE_BARE.match(rest):
-        square = normalize_square(move[1])
-        rest = rest[move.end() :]
-    elif rest.startswith("移動"):
-        return Refused(line, "移動先のマスを C4 のように書いてください（例：名前 C4移動 攻撃 相手）")
-    deed = _deed(rest)
+    try:
+        if move := _MOVE_VERB.match(rest) or _MOVE_BARE.match(rest):
+            square = _square(move[1])
+            rest = rest[move.end() :]
+        elif rest.startswith("移動"):
+            return Refused(line, "移動先のマスを C4 のように書いてください（例：名前 C4移動 攻撃 相手）")
+        deed = _deed(rest)
+    except _BadSquare as bad:
+        return Refused(line, str(bad))
     if deed is None and not _DEED_WORD.search(head[2]):
         return None  # a name, a square and chat: not an order
     if deed is None:
@@ -139,6 +161,6 @@ def parse(text: str) -> Command | Refused | None:
             line, "動作が読めません（例：名前 C3 攻撃 相手 ／ 名前 D3で能力使用 対象は相手 ／ 名前 待機）"
         )
     kind, target, power, to = deed
-    if kind == ATTACK and target is not None and normalize_square(target):
+    if kind == ATTACK and target is not None and regex.fullmatch(_SQ, target):
         return Refused(line, "通常攻撃の対象はキャラクターの名前で書いてください")
     return Command(name, square, kind, target, power, to, again, corrects)

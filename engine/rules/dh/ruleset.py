@@ -28,6 +28,7 @@ from engine.rules.dh.control import check_order, ready_characters, speaks_for
 from engine.rules.dh.forecast import forecast
 from engine.rules.dh.grammar import Command, Refused, parse
 from engine.rules.dh.help import HELP, SUMMARY
+from engine.rules.dh.reading import read_line
 from engine.rules.dh.report import build_report, opening_blocks, status_report
 from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.scenario import initial_state
@@ -81,6 +82,14 @@ def _set_character(state: DHState, name: str, key: str, value: Any) -> None:
     setattr(character, key, number)
     if key == "hp" and number == 0:
         character.alive, character.square = False, None
+
+
+def _as_order_text(parsed: Command | Refused | None) -> OrderText | Rejection | None:
+    if parsed is None:
+        return None
+    if isinstance(parsed, Refused):
+        return Rejection(parsed.text, parsed.reason)
+    return OrderText(parsed, parsed.canonical, parsed.character)
 
 
 def lateness(state: DHState, kept: Sequence[Order], deadline: datetime) -> tuple[int, str] | None:
@@ -155,12 +164,14 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
         return state_from_dict(data)
 
     def parse_line(self, line: str) -> OrderText | Rejection | None:
-        parsed = parse(line)
-        if parsed is None:
-            return None
-        if isinstance(parsed, Refused):
-            return Rejection(parsed.text, parsed.reason)
-        return OrderText(parsed, parsed.canonical, parsed.character)
+        return _as_order_text(parse(line))
+
+    reads_with_state = True
+
+    def read_line(self, state: DHState | None, line: str) -> OrderText | Rejection | None:
+        """A line as it arrives, read with the characters' names (`reading.py`): an order-like line
+        that cannot be read is answered with the nearest form; chat stays chat."""
+        return _as_order_text(read_line(state, line))
 
     def order_key(self, order: Order) -> str:
         """One key per line: every accepted line reaches `resolve`, and `submission.choose` decides
@@ -200,7 +211,7 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
                 continue
             match = _AUTHOR.match(raw)
             author, body = (match[1].strip(), match[2]) if match else (None, raw)
-            parsed = self.parse_line(body)
+            parsed = self.read_line(state, body)
             if not isinstance(parsed, OrderText):
                 why = parsed.reason if isinstance(parsed, Rejection) else "行動提出として読めません"
                 raise RulesetError(f"{number}行目「{raw.strip()}」: {why}")

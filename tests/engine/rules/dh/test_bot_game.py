@@ -334,3 +334,20 @@ def test_a_side_that_posts_after_the_deadline_in_the_gms_extension_is_late(tmp_p
         assert report.count("遅刻ペナルティにより行動できない") == 2
     finally:
         game.close()
+
+
+def test_no_order_like_line_goes_unanswered_and_chat_stays_unanswered(tmp_path: Path) -> None:
+    """Issue 25: `赤井 B100移動` and `赤井 B4 に行きたいなあ` were dropped without a word."""
+    game = Game(tmp_path, SCHEDULE)
+    try:
+        game.tick("20:00:00")
+        number = game.post(
+            "20:02:00", "会長 B100移動\n書記 B4 に行きたいなあ\nよろしくお願いします\n会計つよい", SEITOKAI
+        )
+        game.tick("20:03:00")
+        receipt = game.bot_posts()[-1]
+        assert f">>{number} 会長 B100移動 → B100はMAP（A～E × 1～7）の外です" in receipt
+        assert f">>{number} 書記 B4 に行きたいなあ → 読めませんでした。もしかして: 書記 B4移動" in receipt
+        assert "よろしく" not in receipt and "会計つよい" not in receipt
+    finally:
+        game.close()

@@ -121,7 +121,9 @@ def test_a_long_move_looks_at_each_square_a_few_times_not_at_every_path(monkeypa
 
     calls = []
     real = geometry.neighbours
-    monkeypatch.setattr(geometry, "neighbours", lambda grid, square: calls.append(square) or real(grid, square))
+    monkeypatch.setattr(
+        geometry, "neighbours", lambda grid, square: calls.append(square) or real(grid, square)
+    )
     enemies = frozenset({"B2", "C3", "B3", "D3", "D2"})
     moved = plan_move(GRID, "C1", "C7", 10, enemies)
     assert moved is not None and moved.zoc_stop and moved.path == ("C1", "B1", "B2")
