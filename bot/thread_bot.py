@@ -399,6 +399,15 @@ class ThreadBot:
             log.warning("%s: could not read the old thread: %s (trying again next poll)", self.game.id, error)
             return None
         if result.outcome == "gone":
+            listed = read_list(self.session, old)
+            if listed is None or old.key in listed:  # a passing 404 or a bogus list: no proof
+                log.warning(
+                    "%s: the old thread answered %s but subject.txt %s; trying again next poll",
+                    self.game.id,
+                    result.note,
+                    "could not be read" if listed is None else "still lists it",
+                )
+                return None
             sent = SendResult(closed=result.note)
         else:
             self._store_read(old, result, now)

@@ -125,3 +125,32 @@ def test_a_refused_next_thread_is_said_once_retried_later_and_the_gm_can_point_t
         assert game.bot.ref.key == key
     finally:
         game.close()
+
+
+def test_a_passing_404_on_the_old_thread_does_not_take_its_link_away(tmp_path: Path) -> None:
+    # Taken for the end of the old thread, one 404 moved what it still owed — the link to the next
+    # part — out of it: its readers were never told where the game went.
+    game = Game(tmp_path, rollover_at=3)
+    try:
+        update_settings(game.board.data, "test", {"BBS_THREAD_STOP": "10"})
+        first = game.bot.ref
+        dats = game.board.data / "test" / "dat"
+        game.board.script.script(
+            "GET",
+            f"/test/dat/{first.key}.dat",
+            lambda r, f: Response(b"Not Found", status=404),
+            when=lambda r: len(list(dats.glob("*.dat"))) > 1,  # once the next part is open
+        )
+        game.tick()  # post 2: the opening
+        game.clock.at("20:10:00")
+        for guess in ("＜予想＞1", "＜予想＞2", "雑談", "雑談"):
+            game.post(guess)
+        game.tick()  # the next part opens; the old thread's read for its link answers 404
+        assert game.bot.ref.key != first.key
+        assert game.store.thread(first.id).status == "draining"
+        game.tick()
+        old = dat_posts(game, first.key)
+        assert old[-1].trip == BOT_TRIP and old[-1].body == f"次スレを立てました: {game.bot.ref.read_url}"
+        assert game.store.thread(first.id).status == "moved"
+    finally:
+        game.close()
