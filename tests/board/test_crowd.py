@@ -4,7 +4,6 @@ bot could not read its own board); a connection that stays idle is closed."""
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import time
 from collections.abc import Iterator
@@ -13,29 +12,12 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench.bench_crowd import crowd
 from board.admin import open_thread
 from board.server import BoardServer, make_app
 from store.db import Store
 from tests.board.test_http import UA
 from web.server import GamePage
-
-IDLE, SLOW = 1000, 50
-
-
-@contextlib.contextmanager
-def crowd(server: BoardServer, idle: int = IDLE, slow: int = SLOW) -> Iterator[list[socket.socket]]:
-    """`idle` connections that send nothing and `slow` ones that send half a request line."""
-    sockets: list[socket.socket] = []
-    try:
-        for n in range(idle + slow):
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            sockets.append(sock)
-            if n >= idle:
-                sock.sendall(b"GET /test/subject.txt HTTP/1.1\r\nHost: lo")
-        yield sockets
-    finally:
-        for sock in sockets:
-            sock.close()
 
 
 @pytest.fixture
@@ -48,7 +30,7 @@ def board(tmp_path: Path) -> Iterator[tuple[BoardServer, str]]:
 
 def test_a_post_and_a_poll_are_answered_with_a_crowd_connected(board) -> None:
     server, key = board
-    with crowd(server):
+    with crowd(server.port):
         session = requests.Session()
         form = {"bbs": "test", "key": key, "FROM": "", "mail": "", "MESSAGE": "満員でも書ける"}
         body = "&".join(f"{k}={requests.utils.quote(v.encode('cp932'))}" for k, v in form.items())
@@ -65,7 +47,7 @@ def test_the_game_page_answers_with_a_crowd_connected(tmp_path: Path) -> None:
     store = Store(tmp_path / "bot.sqlite")
     page = GamePage(store, []).start()
     try:
-        with crowd(page):
+        with crowd(page.port):
             assert requests.get(f"{page.url}/static/page.js", timeout=30).status_code == 200
             assert requests.get(f"{page.url}/", timeout=30).status_code == 200
     finally:
