@@ -4,7 +4,7 @@ deadline as things stand. A receipt is a promise: an accepted line without a wor
 
 - **One command per area** (§3 「エリアごとに…どれかひとつを選んで」): orders share a slot
   (`order_key`: the author, the area, the command or the designation) and the last one written runs
-  (`periods.effective_orders` keeps it, `resolve` takes it), so the later line says so:
+  (`engine.clock.periods.effective_orders` keeps it, `resolution.py` takes it), so the later line says so:
   「神奈川は1命令：配信が有効、徴兵は取消」.
 - **参加**: the first claim of a liver wins and a player joins once; the receipt names the country
   joined, or the earlier claim that takes the liver or the player.
