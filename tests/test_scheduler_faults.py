@@ -460,3 +460,32 @@ def test_a_garbled_trip_never_makes_the_bot_answer_itself(board, tmp_path, diale
     assert [answers(board, number) for number in asked] == [1, 1, 1, 1]
     assert not [number for number in own if board.replies_to(number)], "the bot answered itself"
     assert all(post.own for post in bot.store.posts_after(bot.thread_id, 0) if post.number in own)
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "cp932"])
+def test_a_re_encoded_read_after_an_unclear_answer_doubles_nothing_on_shitaraba(
+    board, tmp_path, charset: str
+) -> None:
+    # The answer was written but the board's reply lost (504); the next read came re-encoded, the
+    # bot's post in it no longer matched what it sent, and it was sent again.
+    clock = Clock()
+    bot = make_bot(board, tmp_path, clock, dialect="shitaraba")
+    number = board.post("dice1d6=", dialect="shitaraba")
+
+    def written_then_504(request, forward):
+        forward()
+        return Response(b"Gateway Timeout", status=504)
+
+    def reencoded(request, forward):
+        answer = forward()
+        answer.set_data(answer.get_data().decode("euc_jp").encode(charset, errors="replace"))
+        return answer
+
+    bot_form = lambda r: "threadgm-test-bot" in r.get_data().decode("ascii")  # noqa: E731
+    board.script.script("POST", "/bbs/write.cgi/", written_then_504, when=bot_form)
+    bot.tick()  # answered; the board's reply lost
+    board.script.script("GET", "/bbs/rawmode.cgi/", reencoded, times=3)
+    for _ in range(5):
+        clock.advance(61)
+        bot.tick()
+    assert answers(board, number) == 1
