@@ -141,12 +141,12 @@ def move(state: State, order: AreaOrder, moved: Moved) -> tuple[bool, str]:
         if found is None or found.area != order.area:
             return False, f"{order.area} 移動：{name}は{order.area}にいません"
         if key(name) in moved:
-            return False, f"{order.area} 移動：{name}はこのターン既に移動しています"
+            return False, f"{order.area} 移動：{name}はこの季節にもう移動しています"
         livers.append(key(name))
     for what, amount in order.amounts:
         have = source.power if what == "国力" else source.troops[what]
         if amount > have:
-            return False, f"{order.area} 移動：{what}は{have}しかありません（{amount}）"
+            return False, f"{order.area} 移動：{what}は{have}しかありません（{what}{amount}を移動）"
     for liver in livers:
         forget(state, liver, order.area)
         state.livers[liver].area = order.target

@@ -46,7 +46,7 @@ def battle_lines(before: State, after: State, battle: Battle) -> list[Block]:
         blocks.append(line("損害: " + "／".join(rounds[start : start + ROUNDS_PER_LINE])))
     blocks.append(line("→ ", strong(_outcome(before, after, battle))))
     for liver, country in battle.captured:
-        blocks.append(line(f"{after.livers[liver].name}は{after.country_label(country)}の武将に"))
+        blocks.append(line(f"{after.livers[liver].name}は{after.country_label(country)}の武将になりました"))
     blocks += [line(f"{after.livers[k].name}は処断されました") for k in battle.executed]
     return [section(*blocks)]
 
@@ -59,7 +59,7 @@ def _outcome(before: State, after: State, battle: Battle) -> str:
     attackers_left = any(a.soldiers() > 0 for a in fight.armies if a.side == ATTACK)
     if attackers_left:
         return f"{battle.area}は持ちこたえ、攻め手は撤退"
-    return f"{battle.area}の防衛成功（{before.country_label(battle.defender)}）"
+    return f"{battle.area}は守りきりました（{before.country_label(battle.defender)}）"
 
 
 STANDINGS_HEADER = ("国", "エリア", "国力", *TROOPS, "ライバー")

@@ -161,7 +161,7 @@ def declare(state: State, orders: list[AreaOrder], moved: Moved, yielding: set[s
 
 def _sortie_problem(state: State, order: AreaOrder, country: str, yielding: set[str]) -> str | None:
     if order.area in yielding:
-        return "降伏する国はこのターン出陣できません"
+        return "降伏する国はその季節は出陣できません"
     target = order.target or ""
     if target not in state.sortie_targets(order.area) or state.areas[target].owner == country:
         return f"{target}は{order.area}に隣接する他国のエリアではありません"
@@ -312,7 +312,7 @@ def ally_joints(
             war.refused.append(
                 (
                     order,
-                    unit if isinstance(unit, str) else "部隊を出すエリアが攻められたか、その部隊は出陣中です",
+                    unit if isinstance(unit, str) else "部隊を出すエリアが攻められたか、その部隊が出陣しているため共同攻撃できません",
                 )
             )
             continue
