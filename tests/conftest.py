@@ -45,7 +45,6 @@ def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
     def track(self, *args, **kwargs) -> None:
         original_init(self, *args, **kwargs)
         bots.append(self)
-        secrets.watch(self)
 
     def close(store: Store) -> None:
         for bot in [b for b in bots if b.store is store]:
@@ -54,6 +53,7 @@ def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
         original_close(store)
 
     monkeypatch.setattr(scheduler.ThreadBot, "__init__", track)
+    secrets.install(monkeypatch, bots)
     monkeypatch.setattr(Store, "close", close)
     yield
     for bot in bots:  # stores a test never closed

@@ -6,7 +6,7 @@ time. Watched at the moment each post leaves (the bot's own clock, the store as 
 - the key of a day (plain dice, immediate games): only once that day is over (JST);
 - the key of the ruleset's secret dice (a hidden mastermind): only once the game is over.
 
-`tests/conftest.py` wraps every ThreadBot's writer with `watch` for every test.
+`tests/conftest.py` installs it for every test.
 """
 
 from __future__ import annotations
@@ -47,17 +47,25 @@ class SecretsWatch:
                 self.told.append(f"{setup.id} at {now:%Y-%m-%d %H:%M:%S}: a post told {what}")
         self.public.update(word for word in _HEX.findall(text) if word not in secrets.values())
 
-    def watch(self, bot) -> None:
-        """Check every post and new thread `bot` writes, before it leaves."""
-        writer, watcher = bot.writer, self
-        reply, new_thread = writer.reply, writer.new_thread
+    def install(self, monkeypatch, bots: list) -> None:
+        """Check every post and new thread a bot of `bots` writes, before it leaves (on the class, so a
+        test that patches BoardWriter itself still wraps the checked methods)."""
+        from poster.writer import BoardWriter
 
-        def checked_reply(ref, body):
-            watcher.check(bot, body)
-            return reply(ref, body)
+        reply, new_thread, watcher = BoardWriter.reply, BoardWriter.new_thread, self
 
-        def checked_new_thread(ref, title, body):
-            watcher.check(bot, f"{title}\n{body}")
-            return new_thread(ref, title, body)
+        def writer_of(writer):
+            return next((bot for bot in bots if bot.writer is writer), None)
 
-        writer.reply, writer.new_thread = checked_reply, checked_new_thread
+        def checked_reply(writer, ref, body):
+            if (bot := writer_of(writer)) is not None:
+                watcher.check(bot, body)
+            return reply(writer, ref, body)
+
+        def checked_new_thread(writer, ref, title, body):
+            if (bot := writer_of(writer)) is not None:
+                watcher.check(bot, f"{title}\n{body}")
+            return new_thread(writer, ref, title, body)
+
+        monkeypatch.setattr(BoardWriter, "reply", checked_reply)
+        monkeypatch.setattr(BoardWriter, "new_thread", checked_new_thread)
