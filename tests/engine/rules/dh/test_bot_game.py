@@ -100,8 +100,10 @@ def played(tmp_path_factory: pytest.TempPathFactory):
         SEITOKAI,
     )
     seen["intruder"] = game.post("20:06:00", "番長 C5移動", BANCHOU)
+    game.post("20:06:20", "ヘルプ全文", "見物人")
+    game.post("20:06:40", "ヘルプ", "見物人2")
     game.tick("20:07:00")
-    seen["receipt1"] = game.bot_posts()[-1]
+    seen["receipt1"] = next(body for body in reversed(game.bot_posts()) if "【受付" in body)
     game.tick("20:31:00")
     seen["p2"] = game.post(
         "20:40:00", "番長 C5移動\n舎弟: B5 能力 対象は書記\nスケバン D5移動\n会長 C2移動", BANCHOU
@@ -351,3 +353,18 @@ def test_no_order_like_line_goes_unanswered_and_chat_stays_unanswered(tmp_path: 
         assert "よろしく" not in receipt and "会計つよい" not in receipt
     finally:
         game.close()
+
+
+PROGRAM_WORDS = re.compile(
+    r"\b(?:None|True|False|true|false)\b|[{\[]['\"]|Traceback|\.toml|\.py\b|[A-Za-z]+_[a-z_]+|[A-Za-z]:\\\\|/home/|/tmp/"
+)
+
+
+def test_no_post_holds_a_program_value_a_scenario_key_or_a_path(played) -> None:
+    """Issue 25: no Python value, config key or path in any post of the game played (ヘルプ全文 and
+    ヘルプ included: HELP named first_penalty, zoc_cancels=true, [[reinforcements]]…)."""
+    game, _ = played
+    assert any("■遅刻ペナルティ" in body for body in game.bot_posts())  # ヘルプ全文 was posted
+    for body in game.bot_posts():
+        found = PROGRAM_WORDS.search(body)
+        assert found is None, (found and found[0], body[:300])
