@@ -9,7 +9,18 @@ A game is a folder under `engine/rules/` whose `__init__.py` exports an instance
 
 The types the periods machinery passes: `OrderText` (a line the grammar accepted), `Rejection` (a line
 that looks like an order but cannot be one), `Order` (an accepted command with where it came from),
-`Setting` (a state path the GM may change with 設定).
+`Setting` (a state path the GM may change with 設定), `Author` (who wrote a post).
+
+Who may act for what is one rule, `may_act`, decided here for every game: a game only says who owns
+what (`Ruleset.owners`), and `Ruleset.may_act_for` decides —
+- a configured GM (a trip of the configuration's gm_trips; offline, the GM's own tool) may act for
+  anything;
+- an owner listed with a trip (`名前◆TRIP`, `◆TRIP`) is the author with that trip, whatever the name
+  (names are free to change; only the trip is proof);
+- an owner listed without a trip is the author of that name (a GM who lists a bare name lets anyone
+  who types it speak for it);
+- a thing nobody owns is the GM's alone, unless the game's rules leave it open to every writer
+  (`ANYONE`, which its HELP must say). Nobody acts for another without a rule that says so.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from engine.report import Block, Report, report
 from engine.rng import RandomSource, RecordedDice, RecordedSource, parse_rands
@@ -49,6 +60,62 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class Author:
+    """Who wrote a post, as the board shows it: the name, the trip (None without one), the board's ID
+    of the writer where it shows one, and whether the trip is a configured GM's."""
+
+    name: str
+    trip: str | None = None
+    id: str | None = None  # the board's ID of the post (per address and day), where it shows one
+    gm: bool = False
+
+    @classmethod
+    def of(cls, text: str, *, id: str | None = None, gm: bool = False) -> Author:
+        """`名前◆TRIP` (or `◆TRIP`, or a bare name) as an author; a ◆ with nothing after it is a trip
+        nobody has (boards turn a typed ◆ into ◇, so only a listing can hold one)."""
+        name, mark, trip = text.partition("◆")
+        return cls(name.strip(), trip.strip() if mark else None, id or None, gm)
+
+    def __str__(self) -> str:
+        """The form orders and the log keep: `名前◆TRIP`, or the bare name without a trip."""
+        return f"{self.name}◆{self.trip}" if self.trip else self.name
+
+    def same_as(self, other: Author) -> bool:
+        """Whether two posts' authors are one writer: the same trip when either has one, else the same
+        name (a trip cannot be borrowed by a name, nor a name by a trip)."""
+        if self.trip is not None or other.trip is not None:
+            return self.trip == other.trip
+        return self.name == other.name
+
+    def is_owner(self, owner: str) -> bool:
+        """Whether this author is the owner a scenario or the state lists (`名前◆TRIP`, `◆TRIP`, or a
+        bare name): by the trip when the listing has one, else by the name."""
+        listed = Author.of(owner)
+        if listed.trip is not None:
+            return bool(self.trip) and listed.trip == self.trip
+        return bool(listed.name) and listed.name == self.name
+
+
+class _Anyone:
+    """The owners of a thing the game's rules leave open to every writer (its HELP says so)."""
+
+    def __repr__(self) -> str:
+        return "ANYONE"
+
+
+ANYONE = _Anyone()
+Owners = Sequence[str] | _Anyone
+
+
+def may_act(author: Author, owners: Owners) -> bool:
+    """The one rule for "may this author act for that thing" (the module's docstring says it whole)."""
+    if author.gm or owners is ANYONE:
+        return True
+    assert not isinstance(owners, _Anyone)
+    return any(author.is_owner(owner) for owner in owners)
+
+
+@dataclass(frozen=True)
 class Order:
     post: int  # number of the post it came from (0 for an order the rules assumed)
     line: int  # its line in that post
@@ -58,6 +125,11 @@ class Order:
     canonical: str
     written_at: datetime | None = None
     gm: bool = False  # the author's trip is one of the configuration's gm_trips (offline tools: the GM's)
+
+    @property
+    def by(self) -> Author:
+        """Who wrote it, as the one rule of `may_act` reads an author."""
+        return Author.of(self.author, gm=self.gm)
 
 
 @dataclass(frozen=True)
@@ -192,6 +264,19 @@ class Ruleset(ABC, Generic[S, C]):
         """Who is expected to send orders (reminders, the missing-order policy, early close), or None
         when anyone may play. Default: None."""
         return None
+
+    def owners(self, state: S, thing: str) -> Owners:
+        """Who owns `thing` — a player's seat, a unit's island, a side, a country's area, a character:
+        the game's own word for what an order acts for — as its scenario and state list them
+        (`名前◆TRIP`, `◆TRIP` or bare names); `ANYONE` where the game's rules leave it open to every
+        writer; empty where nobody owns it. Default: nothing is owned (a GM's alone)."""
+        return ()
+
+    @final
+    def may_act_for(self, state: S, author: Author, thing: str) -> bool:
+        """Whether `author` may act for `thing`: the one rule (`may_act`) over the game's `owners`.
+        Games declare `owners` and never override this."""
+        return may_act(author, self.owners(state, thing))
 
     def players_of(self, state: S, author: str) -> list[str]:
         """The players a post's author speaks for (islands, countries). Default: the author alone."""

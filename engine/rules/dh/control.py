@@ -15,23 +15,21 @@ from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import first_side_penalty
 from engine.rules.dh.state import DHState, Side
 from engine.rules.dh.stats import present_since, why_cannot_act
+from engine.ruleset import ANYONE, Author, Owners, may_act
 
 
-def identity(text: str) -> tuple[str, str | None]:
-    """`名前◆TRIP` → (名前, TRIP); a bare name has no trip."""
-    name, mark, trip = text.partition("◆")
-    return name.strip(), (trip.strip() if mark else None)
+def side_owners(side: Side, open_table: bool = False) -> Owners:
+    """Who submits for a side: the trips it lists (the trip decides, whatever the name; an entry without
+    a trip counts for nobody); a side that lists nobody: anyone at an open table, else nobody."""
+    if not side.trips:
+        return ANYONE if open_table else ()
+    return [entry for entry in side.trips if Author.of(entry).trip]
 
 
 def speaks_for(side: Side, author: str | None, open_table: bool = False) -> bool:
-    """Whether `author` may submit for `side`: a listed trip (whatever the name); for a side that
-    lists nobody, anyone at an open table and nobody otherwise; None (vouched for) always."""
-    if author is None:
-        return True
-    if not side.trips:
-        return open_table
-    _, trip = identity(author)
-    return trip is not None and any(identity(allowed)[1] == trip for allowed in side.trips)
+    """Whether `author` may submit for `side`: the one rule over `side_owners`; None (vouched for by
+    whoever runs the rules) always."""
+    return author is None or may_act(Author.of(author), side_owners(side, open_table))
 
 
 def submitter_problem(state: DHState, author: str | None) -> str | None:

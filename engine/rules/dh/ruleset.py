@@ -24,7 +24,7 @@ from engine.clock.words import JST
 from engine.report import Block, Report
 from engine.rng import RandomSource
 from engine.rules.dh import sim, verify
-from engine.rules.dh.control import check_order, ready_characters, speaks_for
+from engine.rules.dh.control import check_order, ready_characters, side_owners, speaks_for
 from engine.rules.dh.forecast import forecast
 from engine.rules.dh.grammar import Command, Refused, parse
 from engine.rules.dh.help import HELP, SUMMARY
@@ -34,7 +34,7 @@ from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, clone, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
-from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from engine.ruleset import ClockedRuleset, Order, OrderText, Owners, Rejection, RulesetError, Setting
 from parser.numbers import DIGITS, number_or_error
 
 _AUTHOR = regex.compile(r"^\s*\[([^\]]+)\]\s*(.*)$")
@@ -199,6 +199,12 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
 
     def players(self, state: DHState) -> list[str] | None:
         return ready_characters(state) or None
+
+    def owners(self, state: DHState, thing: str) -> Owners:
+        """A side's lines come from its submitters (`side_owners`); a character is its side's."""
+        character = state.characters.get(thing)
+        side = next((s for s in state.sides if s.name == (character.side if character else thing)), None)
+        return side_owners(side, state.open) if side is not None else ()
 
     def players_of(self, state: DHState, author: str) -> list[str]:
         sides = {side.name for side in state.sides if side.trips and speaks_for(side, author)}

@@ -8,15 +8,16 @@ from dataclasses import dataclass, field
 from engine.report import Block, line
 from engine.rng import Dice, RandomSource
 from engine.rules.dystopia.state import DOWN, DystopiaError, Sheet, State
-
-
-def trip_of(author: str) -> str:
-    """The trip of `name◆trip` (empty without one)."""
-    return author.partition("◆")[2].strip()
+from engine.ruleset import Author, Owners, may_act
 
 
 def plain_trip(trip: str) -> str:
     return trip.strip().lstrip("◆").strip()
+
+
+def sheet_owners(sheet: Sheet) -> Owners:
+    """Who plays a character: a PC's owner (a trip); an NPC, or a PC nobody has claimed, nobody (a GM's)."""
+    return (f"◆{plain_trip(sheet.owner)}",) if sheet.owner and not sheet.npc else ()
 
 
 @dataclass
@@ -29,8 +30,13 @@ class Context:
     gm: bool = False  # the author is a GM: a trip of the configuration's gm_trips (offline: the GM)
 
     @property
+    def by(self) -> Author:
+        return Author.of(self.author, gm=self.gm)
+
+    @property
     def trip(self) -> str:
-        return trip_of(self.author)
+        """The author's trip (empty without one)."""
+        return self.by.trip or ""
 
     @property
     def is_gm(self) -> bool:
@@ -45,15 +51,13 @@ class Context:
 
     def may_act(self, sheet: Sheet) -> bool:
         """A PC: its owner or a GM; an NPC, or a PC nobody has claimed yet: a GM only."""
-        if sheet.owner and not sheet.npc and self.trip:
-            return plain_trip(sheet.owner) == self.trip or self.is_gm
-        return self.is_gm
+        return may_act(self.by, sheet_owners(sheet))
 
     def owned(self) -> list[Sheet]:
         """The PCs the author's trip owns."""
-        if not self.trip:
-            return []
-        return [s for s in self.state.sheets.values() if s.owner and plain_trip(s.owner) == self.trip]
+        return [
+            s for s in self.state.sheets.values() if s.owner and self.by.is_owner(f"◆{plain_trip(s.owner)}")
+        ]
 
     def actor(self, name: str | None) -> Sheet:
         """The character a command acts for: the named one (if the author may act for it), or the

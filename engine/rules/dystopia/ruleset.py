@@ -14,7 +14,7 @@ from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import bp, combat, handouts, resolution, scenes
 from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch
-from engine.rules.dystopia.context import Context, require_affectable
+from engine.rules.dystopia.context import Context, require_affectable, sheet_owners
 from engine.rules.dystopia.creation import play_breaches
 from engine.rules.dystopia.grammar import (
     GM_WORDS,
@@ -41,7 +41,7 @@ from engine.rules.dystopia.sheets import (
 )
 from engine.rules.dystopia.state import DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.verify import audit_handouts, published_keys
-from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection, RulesetError, ThreadAudit
+from engine.ruleset import ImmediateRuleset, Order, OrderText, Owners, Rejection, RulesetError, ThreadAudit
 
 
 def _options(scenario: Mapping[str, Any]) -> Options:
@@ -261,6 +261,11 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
 
     def state_from_dict(self, data: dict) -> State:
         return State.from_dict(data)
+
+    def owners(self, state: State, thing: str) -> Owners:
+        """A character is played by its sheet's owner; an NPC or an unclaimed PC by a GM alone."""
+        sheet = state.sheets.get(thing)
+        return sheet_owners(sheet) if sheet is not None else ()
 
     def parse_post(self, body: str) -> OrderText | Rejection | None:
         if is_sheet_post(body):

@@ -18,7 +18,7 @@ import regex
 from engine.report import Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.guess import verify
-from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, Setting
+from engine.ruleset import ANYONE, Author, ClockedRuleset, Order, OrderText, Owners, Rejection, Setting
 from parser.numbers import NotANumber, number_or_error, read_number
 
 _GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
@@ -157,13 +157,16 @@ class GuessRuleset(ClockedRuleset[GuessState, int]):
             blocks.append(line(_final_line(_champions(state.scores), state.scores)))
         return report(*blocks)
 
-    @staticmethod
-    def _may_play(state: GuessState, player: str) -> bool:
-        return state.players is None or player in state.players
+    def owners(self, state: GuessState, thing: str) -> Owners:
+        """Who may guess: the scenario's `players` (`名前◆TRIP`, `◆TRIP` or names), or anyone without a list."""
+        return state.players if state.players is not None else ANYONE
+
+    def _may_play(self, state: GuessState, player: str) -> bool:
+        return self.may_act_for(state, Author.of(player), player)
 
 
 def _void_reason(state: GuessState, order: Order) -> str:
-    return "範囲外" if GuessRuleset._may_play(state, order.player) else "参加者でない人の予想"
+    return "範囲外" if RULESET._may_play(state, order.player) else "参加者でない人の予想"
 
 
 def _champions(scores: Mapping[str, int]) -> list[str]:

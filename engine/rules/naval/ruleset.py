@@ -50,7 +50,18 @@ from engine.rules.naval.state import (
     unit_key,
 )
 from engine.rules.naval.verify import PURPOSE, verify_report
-from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from engine.ruleset import (
+    ANYONE,
+    Author,
+    ClockedRuleset,
+    Order,
+    OrderText,
+    Owners,
+    Rejection,
+    RulesetError,
+    Setting,
+    may_act,
+)
 from parser.numbers import NotANumber, number_or_error, read_number
 
 _ADAPTER_HELP = """
@@ -75,28 +86,15 @@ _ISLANDS_VALUE = regex.compile(r"[\s,、]+")
 _NONE_WORDS = ("なし", "無し", "-", "none")
 
 
-def _identity(text: str) -> tuple[str, str | None]:
-    """`名前◆TRIP` → (名前, TRIP); a bare name has no trip (boards turn a typed ◆ into ◇)."""
-    name, mark, trip = text.partition("◆")
-    return name.strip(), (trip.strip() if mark else None)
+def island_owners(island: Island) -> Owners:
+    """Who orders an island's units: the scenario's `players` of the island (`名前◆TRIP`, `◆TRIP` or
+    a bare name); an island listed without players takes orders from anyone (HELP says so)."""
+    return island.players or ANYONE
 
 
-def may_order(island: Island, author: str) -> bool:
-    """Whether `author` (name◆trip, or a bare name) may order the island's units: any player of the
-    island with the same trip (or, for a player listed without a trip, the same name)."""
-    if not island.players:
-        return True
-    name, trip = _identity(author)
-    for player in island.players:
-        wanted_name, wanted_trip = _identity(player)
-        if (wanted_trip is not None and wanted_trip == trip) or (wanted_trip is None and wanted_name == name):
-            return True
-    return False
-
-
-def _author_problem(state: NavalState, author: str, island_code: str) -> str | None:
+def _author_problem(state: NavalState, author: Author, island_code: str) -> str | None:
     island = state.islands.get(island_code)
-    if island is None or may_order(island, author):
+    if island is None or may_act(author, island_owners(island)):
         return None
     return f"{author}は{island_code}島のプレイヤーではないため、{island_code}島のユニットには命令できません"
 
@@ -272,7 +270,7 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
         problem = naval.check_order(state, command, island)
         if problem is not None:
             return problem.reason
-        return _author_problem(state, order.author, island)
+        return _author_problem(state, order.by, island)
 
     @gc_paused
     def resolve(
@@ -288,7 +286,7 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
                 continue
             island = command.island or unit_island(command.unit)
             home = islands.get(island)  # an island listing no players lets anyone order
-            problem = _author_problem(state, order.author, island) if home and home.players else None
+            problem = _author_problem(state, order.by, island) if home and home.players else None
             if problem is not None:
                 parsed.append(NavalOrderError(order.canonical, problem, island, post=post))
             elif command.island == island and command.post == post:
@@ -309,8 +307,15 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
     def players_of(self, state: NavalState, author: str) -> list[str]:
         """The islands a post's author plays (for 準備完了: an island is ready when one of its players is)."""
         return [
-            code for code, island in state.islands.items() if island.players and may_order(island, author)
+            code
+            for code, island in state.islands.items()
+            if island.players and may_act(Author.of(author), island_owners(island))
         ]
+
+    def owners(self, state: NavalState, thing: str) -> Owners:
+        """An island's units are ordered by the island's players (`island_owners`)."""
+        island = state.islands.get(thing)
+        return island_owners(island) if island is not None else ()
 
     def set_value(self, state: NavalState, path: str, value: Any) -> NavalState:
         parts = path.split(".")
@@ -375,4 +380,4 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
 
 RULESET = NavalRuleset()
 
-__all__ = ["PURPOSE", "RULESET", "SETTINGS", "NavalRuleset", "may_order", "verify_report"]
+__all__ = ["PURPOSE", "RULESET", "SETTINGS", "NavalRuleset", "island_owners", "verify_report"]

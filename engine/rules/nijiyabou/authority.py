@@ -33,26 +33,23 @@ from engine.rules.nijiyabou.grammar import (
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import area_name, key
 from engine.rules.nijiyabou.state import State
+from engine.ruleset import Author, may_act
 
 
-def identity(text: str) -> tuple[str, str | None]:
-    name, mark, trip = text.partition("◆")
-    return name.strip(), (trip.strip() if mark else None)
+def plays(player: str | None, author: str) -> bool:
+    """Whether `author` is the player a liver lists (None: nobody plays it): the one rule over it."""
+    return may_act(Author.of(author), (player,) if player else ())
 
 
-def same_player(a: str | None, b: str | None) -> bool:
-    if a is None or b is None:
-        return False
-    (name_a, trip_a), (name_b, trip_b) = identity(a), identity(b)
-    if trip_a is not None or trip_b is not None:
-        return trip_a == trip_b
-    return name_a == name_b
+def same_writer(a: str | None, b: str | None) -> bool:
+    """Whether two orders were written by one player (by the trip; by the name when neither has one)."""
+    return a is not None and b is not None and Author.of(a).same_as(Author.of(b))
 
 
 def played_liver(state: State, author: str) -> str | None:
     """The living liver `author` plays."""
     return next(
-        (k for k, liver in state.livers.items() if liver.alive and same_player(liver.player, author)),
+        (k for k, liver in state.livers.items() if liver.alive and plays(liver.player, author)),
         None,
     )
 
@@ -115,7 +112,7 @@ def _area_problem(state: State, command: AreaOrder, author: str, gm: bool, intak
         pass
     elif player is None and (not intake or played_liver(state, author) is not None):
         return unclaimed_problem(state, command.area, author)
-    elif player is not None and not same_player(player, author):
+    elif player is not None and not plays(player, author):
         return f"{command.area}に命令できるのは{state.livers[boss].name}のプレイヤーだけです"
     if command.kind == DIPLOMACY and boss != state.countries[area.owner].lord:
         return "外交は君主だけができます（委任されたエリアではできません）"
@@ -202,7 +199,7 @@ def _joint_rule(state: State, command: AreaOrder) -> str | None:
 
 
 def _claim_problem(state: State, command: Act, author: str) -> str | None:
-    if identity(author)[1] is None:
+    if Author.of(author).trip is None:
         return "参加にはトリップが必要です（名前欄に 名前#好きな文字列 と書いてください）"
     target = claim_target(state, command.liver)
     if target is None:
@@ -237,7 +234,7 @@ def _act_problem(state: State, command: Act, author: str) -> str | None:
         return f"「{command.liver}」というライバーはいません"
     if command.kind == POACH:
         return _poach_problem(state, command, author)
-    if not same_player(liver.player, author):
+    if not plays(liver.player, author):
         return f"{command.kind}は{liver.name}のプレイヤーだけができます"
     if key(command.liver) in state.countries:
         return f"{command.kind}は家臣だけができます（君主はできません）"

@@ -23,7 +23,7 @@ from engine.rules.nijiyabou.grammar import CLAIM, DELEGATE, ORGANIZE, RELIEF, SO
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import key
 from engine.rules.nijiyabou.state import State
-from engine.ruleset import Order
+from engine.ruleset import Author, Order
 
 DESIGNATIONS = (ORGANIZE, RELIEF, DELEGATE)
 
@@ -32,7 +32,7 @@ def order_key(order: Order) -> str:
     """The slot an order fills: one command, one 編成, one 救援, one 委任 per area; one act of each
     kind per liver — per author, so that another author's line never hides a player's."""
     command = order.command
-    author = authority.identity(order.author)[1] or order.author
+    author = Author.of(order.author).trip or order.author
     if isinstance(command, AreaOrder):
         slot = command.kind if command.kind in DESIGNATIONS else "command"
         return f"{author}|{command.area}|{slot}"
@@ -53,7 +53,7 @@ def claims(state: State, orders: Sequence[Order]) -> dict[str, Order]:
             target is None
             or target in won
             or authority.problem(state, command, order.author) is not None
-            or any(authority.same_player(o.author, order.author) for o in won.values())
+            or any(authority.same_writer(o.author, order.author) for o in won.values())
         ):
             continue
         won[target] = order
@@ -69,7 +69,7 @@ def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str:
         return f"{areas + 'の' if areas else ''}{name}として参加、季節の判定で確定"
     if target in won:
         return f"{name}には先に>>{won[target].post}の参加があるため、この参加は無効です"
-    mine = next(k for k, o in won.items() if authority.same_player(o.author, order.author))
+    mine = next(k for k, o in won.items() if authority.same_writer(o.author, order.author))
     return f"先の参加（{state.livers[mine].name}）が有効なため、この参加は無効です"
 
 
@@ -94,7 +94,7 @@ def _unclaimed(state: State, command: AreaOrder, order: Order, earlier: Sequence
         return None
     lord = state.countries[owner].lord
     claim = claims(state, earlier).get(lord)
-    if claim is not None and authority.same_player(claim.author, order.author):
+    if claim is not None and authority.same_writer(claim.author, order.author):
         return None
     name = state.livers[lord].name
     return f"このままでは実行されません：{command.area}の国（{name}）に参加していません（先に 参加 {name}）"

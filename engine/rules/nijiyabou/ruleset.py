@@ -24,7 +24,7 @@ from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
 from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
-from engine.ruleset import ClockedRuleset, Order, OrderText, Rejection, RulesetError, Setting
+from engine.ruleset import ClockedRuleset, Order, OrderText, Owners, Rejection, RulesetError, Setting
 from parser.numbers import NotANumber, read_number
 
 SETTINGS: tuple[Setting, ...] = (
@@ -197,8 +197,19 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
         ]
         return found or None
 
+    def owners(self, state: State, thing: str) -> Owners:
+        """An area is ordered by the player of its controller (its delegate, else its country's lord),
+        a liver by its player; a country nobody has joined by nobody in the thread (the GM's alone)."""
+        if thing in state.areas:
+            boss = authority.controller(state, thing)
+            player = state.livers[boss].player if boss is not None else None
+        else:
+            liver = state.liver(thing)
+            player = liver.player if liver is not None else None
+        return (player,) if player else ()
+
     def players_of(self, state: State, author: str) -> list[str]:
-        return [player for player in self.players(state) or () if authority.same_player(player, author)]
+        return [player for player in self.players(state) or () if authority.plays(player, author)]
 
     def set_value(self, state: State, path: str, value: Any) -> State:
         return set_value(state, path, value)

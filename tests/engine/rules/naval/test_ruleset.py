@@ -18,9 +18,9 @@ from engine.clock import periods
 from engine.report import Report
 from engine.rng import SeededDice, SeededSource
 from engine.rules.naval import ruleset as naval_ruleset
-from engine.rules.naval.ruleset import RULESET, may_order, verify_report
+from engine.rules.naval.ruleset import RULESET, island_owners, verify_report
 from engine.rules.naval.state import Island, ScenarioError
-from engine.ruleset import Order, OrderText, Rejection
+from engine.ruleset import Author, Order, OrderText, Rejection, may_act
 from poster.markup import render_body
 from tests.conftest import FIXTURES
 
@@ -174,7 +174,7 @@ def test_an_island_without_players_takes_orders_from_anyone() -> None:
     ],
 )
 def test_who_may_order_an_islands_units(players: list[str], author: str, allowed: bool) -> None:
-    assert may_order(Island("ABC", (0, 0), [], players), author) is allowed
+    assert may_act(Author.of(author), island_owners(Island("ABC", (0, 0), [], players))) is allowed
 
 
 def test_resolve_refuses_an_order_whose_author_does_not_own_the_island(state) -> None:
