@@ -86,7 +86,10 @@ def decide(
         return _rollback(command, view, now)
     if not view.periodic or view.clock is None:
         return Effect(f"{command.canonical}: このゲームには更新時刻がありません")
-    return _clock_command(command, view, now)
+    try:
+        return _clock_command(command, view, now)
+    except ScheduleError as error:  # the clock cannot take it (a resume at the very moment of the pause)
+        return Effect(f"{command.canonical}: {error}")
 
 
 def _when(view: GameView) -> str:
