@@ -39,7 +39,10 @@ def test_a_post_is_read_up_to_its_order_cap_and_the_receipt_says_from_where(gues
     decided = guess.poll([guess.post(body, "アリス")], minutes=1)
     assert len(_saved(decided)) == MAX_ORDER_LINES
     receipt = "\n".join(posted(decided))
-    assert f"{MAX_ORDER_LINES + 1}行目から後は読んでいません（命令は1つの書き込みに{MAX_ORDER_LINES}行まで" in receipt
+    assert (
+        f"{MAX_ORDER_LINES + 1}行目から後は読んでいません（命令は1つの書き込みに{MAX_ORDER_LINES}行まで"
+        in receipt
+    )
     assert _logged(decided, "ready") == []  # not read to its end: no early close on it
 
 
