@@ -25,6 +25,7 @@ state later (`authority.py`).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -120,21 +121,25 @@ def canonical(command: Command) -> str:
     return f"{command.area}：{' '.join(parts)}"
 
 
-def parse_line(raw: str) -> OrderText | Rejection | None:
+def parse_line(raw: str, livers: Mapping[str, str] | None = None) -> OrderText | Rejection | None:
+    """One line as an order (None: chat). `livers`: where each liver stands (key → area), to answer a
+    line headed by a liver's name with its area; the seed's own list when not given."""
     text = _ANCHORS.sub("", _DOT.sub("・", nfkc(raw)).strip())
     if (match := _ACT_LINE.match(text)) is not None:
         return _done(raw, _act(match[1], _tokens(match[2])))
     if (match := _AREA_LINE.match(text)) is not None:
-        return _area_line(raw, match[1], match[2], match[3])
+        return _area_line(raw, match[1], match[2], match[3], livers)
     words = text.split()
     if len(words) >= 2 and area_names(words[0]) and words[1] in WORDS:  # the colon left out
-        return _area_line(raw, words[0], words[1], " ".join(words[2:]) or None)
+        return _area_line(raw, words[0], words[1], " ".join(words[2:]) or None, livers)
     if words and words[0] in WORDS and (len(words) == 1 or any(area_name(w) for w in words[1:])):
         return _without_area(raw, words)
     return None
 
 
-def _area_line(raw: str, head: str, word: str, rest: str | None) -> Rejection | OrderText | None:
+def _area_line(
+    raw: str, head: str, word: str, rest: str | None, livers: Mapping[str, str] | None
+) -> Rejection | OrderText | None:
     """`HEAD：WORD REST`: an order when HEAD names one area and WORD is a command word; answered with
     the nearest form when HEAD is a prefecture (any WORD) or WORD begins with a command word."""
     areas, tail = area_names(head), f" {rest}" if rest else ""
@@ -150,11 +155,12 @@ def _area_line(raw: str, head: str, word: str, rest: str | None) -> Rejection | 
             raw.strip(),
             f"{area_name(head)}：のあとには命令（{forms}）を書きます（例：{area_name(head)}：内政）",
         )
-    guesses = areas or similar_areas(head) or _seed_area(head)
+    stands = livers.get(key(head)) if livers is not None else _seed_livers().get(key(head))
+    guesses = areas or ((stands,) if stands else ()) or similar_areas(head)
     if not guesses:
         return Rejection(raw.strip(), f"「{head}」というエリアはありません（例：東京：{meant}）")
     shown = " ／ ".join(f"{area}：{meant}{tail}" for area in guesses)
-    why = "命令はエリアごとです。" if _seed_area(head) else ""
+    why = "命令はエリアごとです。" if stands and not areas else ""
     return Rejection(raw.strip(), f"「{head}：{word}」は読めませんでした。{why}もしかして: {shown}")
 
 
@@ -174,11 +180,6 @@ def _seed_livers() -> dict[str, str]:
     from engine.rules.nijiyabou.scenario import default_roster
 
     return {key(liver): area for area, liver in default_roster()}
-
-
-def _seed_area(name: str) -> tuple[str, ...]:
-    area = _seed_livers().get(key(name))
-    return (area,) if area else ()
 
 
 def _without_area(raw: str, words: list[str]) -> Rejection:

@@ -168,6 +168,14 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
     def parse_line(self, line: str) -> OrderText | Rejection | None:
         return parse_line(line)
 
+    reads_with_state = True  # a line headed by a liver's name is answered with where it stands now
+
+    def read_line(self, state: State | None, line: str) -> OrderText | Rejection | None:
+        if state is None:
+            return parse_line(line)
+        stands = {k: liver.area for k, liver in state.livers.items() if liver.alive and liver.area}
+        return parse_line(line, stands)
+
     def read_orders(self, state: State, text: str) -> list[Order]:
         """ORDERS.txt of `threadgm adjudicate`: a line without `名前:` is the GM's (the offline tool is
         the GM's own), who may order any area (the countries nobody has joined, too)."""

@@ -312,7 +312,9 @@ def ally_joints(
             war.refused.append(
                 (
                     order,
-                    unit if isinstance(unit, str) else "部隊を出すエリアが攻められたか、その部隊が出陣しているため共同攻撃できません",
+                    unit
+                    if isinstance(unit, str)
+                    else "部隊を出すエリアが攻められたか、その部隊が出陣しているため共同攻撃できません",
                 )
             )
             continue

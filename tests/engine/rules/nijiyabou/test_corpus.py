@@ -10,6 +10,7 @@ import pytest
 
 from engine.clock import periods
 from engine.rules.nijiyabou import RULESET
+from engine.ruleset import Rejection
 from parser.bbs_dice import is_quote
 from parser.gm_words import is_word
 
@@ -121,3 +122,14 @@ def test_a_post_of_orders_and_chat_answers_each_order_once() -> None:
     found = read(body)
     assert [o.status for o in found] == ["accepted", "rejected", "accepted"]
     assert [o.line for o in found] == [0, 2, 4]
+
+
+def test_a_line_headed_by_a_liver_is_answered_with_where_the_liver_stands_now() -> None:
+    """The referee reads a post with the running period's state (`read_line`): a liver who moved to
+    沖縄 is meant for 沖縄 there, whatever the seed's list says."""
+    state = RULESET.initial_state({})
+    state.livers["月ノ美兎"].area = "沖縄"
+    parsed = RULESET.read_line(state, "月ノ美兎：内政")
+    assert isinstance(parsed, Rejection) and "もしかして: 沖縄：内政" in parsed.reason
+    assert RULESET.read_line(None, "月ノ美兎：内政").reason.endswith("もしかして: 東京：内政")
+    assert RULESET.read_line(state, "東京：内政").canonical == "東京：内政"
