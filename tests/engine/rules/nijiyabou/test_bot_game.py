@@ -133,6 +133,14 @@ def test_the_opening_names_the_game(played) -> None:
     assert played["bot_posts"][0].startswith("【にじ野望 開始】")
 
 
+def test_the_opening_shows_the_table_and_the_forms_and_no_config_key_or_path(played) -> None:
+    """Issue 25: the opening showed `(scenario: start_year…)` and the adjacency file's path."""
+    opening = played["bot_posts"][0]
+    assert "設定: 1615年春から 春→夏→秋→冬／出陣は隣接エリアへ" in opening
+    assert "東京：出陣 神奈川 月ノ美兎(騎兵) 剣持刀也(足軽3000)" in opening and "参加 月ノ美兎" in opening
+    assert not re.search(r"scenario|start_year|\.tsv|\.\./|None|True", opening), opening
+
+
 def test_the_receipt_takes_the_forms_players_type_and_says_why_it_refuses(played) -> None:
     receipt = played["receipt1"]
     assert receipt.startswith("【受付 ピリオド1")
