@@ -24,11 +24,15 @@ SCHEDULE = {"interval": "1h", "anchor": "2026-12-01 21:00", "grace": "2m", "earl
 
 def open_scenario(game_id: str) -> str:
     """The game's own template (what `threadgm new` writes), opened to anyone where it names players
-    by placeholder trips no one has (the naval islands), so that players' posts reach its rules."""
+    by placeholder trips no one has (the naval islands, DH's sides), so that players' posts reach its
+    rules."""
     text = REGISTRY.get(game_id).template() or ""
     if game_id == "naval":
         lines = [line for line in text.split("\n") if not line.startswith("players = ")]
         text = "\n".join(lines)
+    if game_id == "dh":  # a side without trips is anyone's only at an open table
+        lines = ["trips = []" if line.startswith("trips = ") else line for line in text.split("\n")]
+        text = "\n".join(lines).replace("open = false", "open = true", 1)
     return text
 
 

@@ -1,0 +1,48 @@
+"""DH through the pure referee on its template (opened to anyone, as tests/referee_harness does):
+issue 24's poison posts are each the game's own refusal or nothing — never an internal error — and the
+next post is answered as usual; the template as written refuses strangers."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.referee.isolation import INTERNAL_ERROR
+from engine.rules import REGISTRY
+from tests.referee_harness import PureGame, posted
+
+POISON = [
+    "会長 C\u1369移動",  # ፩, as a browser sends &#4969;
+    "会長 C٣移動 攻撃 番長",
+    "会長 C" + "9" * 4400 + "移動",
+    "会長 能力 対象は" + "、".join(["番長"] * 500),
+    "会長 C3移動\x00\x07\u202e 攻撃 番長",
+    "\n".join(f"会長 C{n % 9}移動 攻撃 番長" for n in range(10_000)),
+    ">>" + "9" * 50 + " 会長 D1移動",
+    "書記 能力「守護結界」 対象は" + "Z" * 300,
+    "会長 再行動 再行動 再行動 C3 攻撃 番長",
+]
+
+
+@pytest.mark.parametrize("body", POISON, ids=range(len(POISON)))
+def test_a_poison_post_is_answered_by_the_game_and_the_next_post_as_usual(body: str) -> None:
+    game = PureGame("dh")
+    try:
+        game.poll([])
+        answers = posted(game.poll([game.post(body)], minutes=1))
+        assert not any(INTERNAL_ERROR in text for text in answers), answers
+        normal = game.post("会長 C2移動")
+        receipt = "\n".join(posted(game.poll([normal], minutes=1)))
+        assert f">>{normal.number} 会長 C2移動 待機" in receipt
+    finally:
+        game.close()
+
+
+def test_the_template_as_written_takes_no_strangers_line() -> None:
+    game = PureGame("dh", REGISTRY.get("dh").template())
+    try:
+        game.poll([])
+        stranger = game.post("会長 C2移動", name="通りすがり", trip="STRANGER00")
+        receipt = "\n".join(posted(game.poll([stranger], minutes=1)))
+        assert f">>{stranger.number} 会長 C2移動 → 今は生徒会のフェイズです（" in receipt
+    finally:
+        game.close()
