@@ -88,7 +88,7 @@ def _allowed(ctx: Context, old: Sheet | None, patch: Patch) -> tuple[Patch, list
         return patch, []
     if old.npc:
         raise DystopiaError(f"{name}はNPCです。NPCのシートはGMだけが貼れます")
-    if old.owner and plain_trip(old.owner) != ctx.trip:
+    if old.owner and not ctx.may_act(old):  # the one rule (engine.ruleset.may_act) over the sheet's owner
         raise DystopiaError(f"{name}は別のトリップのキャラクターです（持ち主を変えられるのはGMだけです）")
     return _kept_back(old, patch, ctx.state.options.sheet_fields) if old.locked else (patch, [])
 
