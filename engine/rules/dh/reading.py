@@ -7,6 +7,8 @@ powers tell a line meant as an order from chat.
   accepts, built from the line's own words: `赤井 B4 に行きたいなあ` → 「読めませんでした。もしかして:
   赤井 B4移動」.
 - `赤星は C3へ移動` (a particle after the name) is read as `赤星 C3へ移動`.
+- A line that begins with a deed word and names a character (`移動 会長 C3`, `攻撃 番長を会長で`) is
+  an order written backwards: answered with the nearest form, the acting side's character first.
 - A line that begins with another word is read by the grammar alone (`今日は C4 が熱い` stays chat), and
   so is a name followed by no word of the game (`会長つよい`).
 """
@@ -26,6 +28,7 @@ _SQUARE = regex.compile(r"(?<![A-Za-z])([A-Za-z][0-9]{1,2})(?![0-9])")
 _ATTACK_WORDS = regex.compile(r"攻撃|殴|倒|斬|撃|叩|殺")
 _POWER_WORDS = regex.compile(r"能力|使用|発動")
 _DEED_WORDS = regex.compile(r"移動|攻撃|能力|待機|再行動|使用|発動|行く|行き|向か|進")
+_DEED_FIRST = regex.compile(r"^(?:移動|攻撃|通常攻撃|(?:特殊)?能力|待機|再行動)")
 FORMS = "名前 C4移動 ／ 名前: C3 攻撃 相手 ／ 名前: D3で能力使用 対象は相手 ／ 名前 待機"
 
 
@@ -77,11 +80,13 @@ def suggestion(state: DHState, name: str, rest: str) -> str | None:
     return command.canonical.removesuffix(f" {WAIT}") if square else command.canonical  # 赤井 B4移動
 
 
-def _unread(state: DHState, name: str, rest: str, why: str | None = None) -> Refused:
+def _unread(
+    state: DHState, name: str, rest: str, why: str | None = None, shown: str | None = None
+) -> Refused:
     near = suggestion(state, name, rest)
     head = f"{why}。" if why else "読めませんでした。"
     return Refused(
-        f"{name}{rest}",
+        shown or f"{name}{rest}",
         head + (f"もしかして: {near}" if near else f"書き方の例：{FORMS.replace('名前', name)}"),
     )
 
@@ -94,6 +99,13 @@ def read_line(state: DHState | None, text: str) -> Command | Refused | None:
     lead, body = _lead(text)
     name = _named(state, body)
     if name is None:
+        if parsed is None and _DEED_FIRST.match(body):
+            ours = state.acting.name
+            named = sorted(
+                (state.characters[n].side != ours, body.index(n), n) for n in state.characters if n in body
+            )
+            if named and suggestion(state, named[0][2], rest := body.replace(named[0][2], " ", 1)):
+                return _unread(state, named[0][2], rest, shown=body)
         return parsed
     rest = body[len(name) :]
     if isinstance(parsed, Command) and parsed.character == name:
