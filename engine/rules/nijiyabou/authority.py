@@ -31,7 +31,7 @@ from engine.rules.nijiyabou.grammar import (
     Command,
 )
 from engine.rules.nijiyabou.home import Moved
-from engine.rules.nijiyabou.names import area_name, key
+from engine.rules.nijiyabou.names import area_name, key, quoted
 from engine.rules.nijiyabou.state import State
 from engine.ruleset import Author, may_act
 
@@ -131,7 +131,7 @@ def _area_rule(state: State, command: AreaOrder) -> str | None:
     names = [*command.livers, *(unit.liver for unit in command.units)]
     unknown = [name for name in names if state.liver(name) is None]
     if unknown:
-        return f"「{'・'.join(unknown)}」というライバーはいません"
+        return f"「{quoted('・'.join(unknown))}」というライバーはいません"
     check = {SORTIE: _sortie_rule, CONSCRIPT: _conscript_rule, STREAM: _stream_rule, DIPLOMACY: _joint_rule}
     return check[command.kind](state, command) if command.kind in check else None
 
@@ -186,7 +186,7 @@ def _joint_rule(state: State, command: AreaOrder) -> str | None:
         liver = state.liver(command.target or "")
         country = state.areas[other].owner if other else (liver.country if liver else None)
         if country is None or country == owner:
-            return f"{command.act}の相手「{command.target}」は他国のエリアか君主ではありません"
+            return f"{command.act}の相手「{quoted(command.target or '')}」は他国のエリアか君主ではありません"
         return None
     if not state.countries[owner].allies:
         return "同盟国を持たない国は共同攻撃できません（共同攻撃をするには同盟を結んでから）"
@@ -203,7 +203,7 @@ def _claim_problem(state: State, command: Act, author: str) -> str | None:
         return "参加にはトリップが必要です（名前欄に 名前#好きな文字列 と書いてください）"
     target = claim_target(state, command.liver)
     if target is None:
-        return f"「{command.liver}」というライバー・エリアはありません"
+        return f"「{quoted(command.liver)}」というライバー・エリアはありません"
     if state.livers[target].player is not None:
         return f"{state.livers[target].name}には既にプレイヤーがいます"
     if played_liver(state, author) is not None:
@@ -231,7 +231,7 @@ def _act_problem(state: State, command: Act, author: str) -> str | None:
         return _claim_problem(state, command, author)
     liver = state.liver(command.liver)
     if liver is None:
-        return f"「{command.liver}」というライバーはいません"
+        return f"「{quoted(command.liver)}」というライバーはいません"
     if command.kind == POACH:
         return _poach_problem(state, command, author)
     if not plays(liver.player, author):
@@ -240,6 +240,6 @@ def _act_problem(state: State, command: Act, author: str) -> str | None:
         return f"{command.kind}は家臣だけができます（君主はできません）"
     other = key(command.other or "")
     if command.kind == DEFECT and (other not in state.countries or other == liver.country):
-        return f"寝返り先「{command.other}」は他国の君主ではありません"
+        return f"寝返り先「{quoted(command.other or '')}」は他国の君主ではありません"
     assert command.kind in (DEFECT, REVOLT)
     return None

@@ -38,6 +38,7 @@ from engine.rules.nijiyabou.names import (
     area_names,
     key,
     nfkc,
+    quoted,
     similar_areas,
     stat_name,
     troop_name,
@@ -158,10 +159,13 @@ def _area_line(
     stands = livers.get(key(head)) if livers is not None else _seed_livers().get(key(head))
     guesses = areas or ((stands,) if stands else ()) or similar_areas(head)
     if not guesses:
-        return Rejection(raw.strip(), f"「{head}」というエリアはありません（例：東京：{meant}）")
+        return Rejection(raw.strip(), f"「{quoted(head)}」というエリアはありません（例：東京：{meant}）")
     shown = " ／ ".join(f"{area}：{meant}{tail}" for area in guesses)
     why = "命令はエリアごとです。" if stands and not areas else ""
-    return Rejection(raw.strip(), f"「{head}：{word}」は読めませんでした。{why}もしかして: {shown}")
+    return Rejection(
+        raw.strip(),
+        f"「{quoted(head + '：' + word)}」は読めませんでした。{why}もしかして: {quoted(shown, 120)}",
+    )
 
 
 _PLAIN_NAMES = {name + suffix for name in PREFECTURES for suffix in ("", "都", "府", "県")}
@@ -329,6 +333,8 @@ def _move(area: str, kind: str, args: list[str]) -> Command | str:
         return f"移動させるライバー・兵・国力を書いてください{usage}"
     if any(amount <= 0 for _, amount in amounts):
         return "移動させる数は1以上にしてください"
+    if len({key(name) for name in livers}) != len(livers) or len({w for w, _ in amounts}) != len(amounts):
+        return "同じライバー・同じ兵種（国力）は1回だけ書いてください"
     return AreaOrder(area, kind, area_name(args[0]), livers=tuple(livers), amounts=tuple(amounts))
 
 
@@ -337,7 +343,7 @@ def _unit(token: str) -> Unit | str:
         return "出陣の時に国力ポイントを持っていくことはできません"
     match = _UNIT.match(token)
     if match is None or troop_name(match[2]) is None:
-        return f"「{token}」は ライバー名(兵種) か ライバー名(兵種と数) の形で書いてください（例：月ノ美兎(騎兵)）"
+        return f"「{quoted(token)}」は ライバー名(兵種) か ライバー名(兵種と数) の形で書いてください（例：月ノ美兎(騎兵)）"
     troop = troop_name(match[2]) or ""
     amount = read_number(match[3], what=f"{match[1]}の{troop}") if match[3] else None
     if isinstance(amount, NotANumber):

@@ -219,6 +219,11 @@ def nfkc(text: str) -> str:
     return _FORMAT.sub("", unicodedata.normalize("NFKC", text))
 
 
+def quoted(text: str, limit: int = 20) -> str:
+    """A player's text quoted back in a reason, cut short (a post must not echo a huge line)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def hiragana(text: str) -> str:
     return "".join(chr(ord(ch) - 0x60) if "ァ" <= ch <= "ヶ" else ch for ch in text)
 

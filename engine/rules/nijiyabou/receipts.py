@@ -60,16 +60,20 @@ def claims(state: State, orders: Sequence[Order]) -> dict[str, Order]:
     return won
 
 
-def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str:
+def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+    target = authority.claim_target(state, order.command.liver)
+    if target is None or authority.problem(state, order.command, order.author) is not None:
+        return None  # the receipt refuses it with the reason (`check`)
     won = claims(state, [*earlier, order])
-    target = authority.claim_target(state, order.command.liver) or ""
     name = state.livers[target].name
     if won.get(target) is order:
         areas = "・".join(state.areas_of(target)) if target in state.countries else ""
         return f"{areas + 'の' if areas else ''}{name}として参加、季節の判定で確定"
     if target in won:
         return f"{name}には先に>>{won[target].post}の参加があるため、この参加は無効です"
-    mine = next(k for k, o in won.items() if authority.same_writer(o.author, order.author))
+    mine = next((k for k, o in won.items() if authority.same_writer(o.author, order.author)), None)
+    if mine is None:
+        return None
     return f"先の参加（{state.livers[mine].name}）が有効なため、この参加は無効です"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.clock import periods
 from engine.rules.nijiyabou import RULESET
-from engine.ruleset import Rejection
+from engine.ruleset import Order, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm_words import is_word
 
@@ -133,3 +133,15 @@ def test_a_line_headed_by_a_liver_is_answered_with_where_the_liver_stands_now() 
     assert isinstance(parsed, Rejection) and "もしかして: 沖縄：内政" in parsed.reason
     assert RULESET.read_line(None, "月ノ美兎：内政").reason.endswith("もしかして: 東京：内政")
     assert RULESET.read_line(state, "東京：内政").canonical == "東京：内政"
+
+
+def test_a_huge_line_is_answered_short() -> None:
+    """A reason quotes the player's text cut short: a 100,000-character line must not come back."""
+    for line in ["あ" * 100_000 + "：内政", "東京：出陣 神奈川 " + "x" * 50_000 + "(歩兵)"]:
+        found = read(line)
+        assert len(found) == 1 and found[0].status == "rejected" and len(found[0].reason) < 200, found
+    state = RULESET.initial_state({})
+    parsed = RULESET.parse_line("東京：移動 東京 " + "だれか" * 10_000)
+    problem = RULESET.check(state, Order(1, 0, "GM", "GM", parsed.command, parsed.canonical, gm=True))
+    assert problem is not None and len(problem) < 200
+    assert "1回だけ" in RULESET.parse_line("東京：移動 埼玉 足軽1000 足軽1000").reason
