@@ -79,13 +79,15 @@ def _allowed(ctx: Context, old: Sheet | None, patch: Patch) -> tuple[Patch, list
     if named:
         raise DystopiaError(f"{'・'.join(named)} の項目はGMだけが書けます")
     name = patch["name"]
-    if old is None:
+    if old is None or not (old.owner or old.npc):  # a new PC, or claiming one nobody owns yet
         if ctx.owned():
             mine = "、".join(s.name for s in ctx.owned())
             raise DystopiaError(
                 f"あなたのPCはもういます（{mine}）。2人目のPCはGMが「PL: ◆トリップ」を書いたシートで登録します"
             )
-        return patch, []
+        if old is None:
+            return patch, []
+    assert old is not None
     if old.npc:
         raise DystopiaError(f"{name}はNPCです。NPCのシートはGMだけが貼れます")
     if old.owner and not ctx.may_act(old):  # the one rule (engine.ruleset.may_act) over the sheet's owner

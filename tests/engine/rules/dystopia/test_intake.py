@@ -242,3 +242,12 @@ def test_a_ccfolia_update_keeps_race_classes_and_skills() -> None:
     assert jay.stats["行動値"] == 10 and "キャラシートを更新しました：ジェイ（◆JAY）— 行動値" in answer.plain
     _, answer = play(state, "シート確認", JAY)
     assert "違反なし" in answer.plain
+
+
+def test_a_player_with_a_pc_cannot_claim_another_unowned_one() -> None:
+    state = RULESET.initial_state(RULESET.read_scenario(RULESET.template() or ""))
+    state.committed = True  # the opening's commitments are not what this test is about
+    state, _ = play(state, "【キャラシート】\n名前: アキラ", JAY)
+    assert state.sheets["アキラ"].owner == "◆JAY"
+    state, answer = play(state, "【キャラシート】\n名前: ユイ", JAY)
+    assert "あなたのPCはもういます（アキラ）" in answer.plain and state.sheets["ユイ"].owner == ""
