@@ -20,17 +20,35 @@ from engine.rules.dh.context import Context
 from engine.rules.dh.geometry import plan_move
 from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import cancelled, choose_targets, first_side_penalty
+from engine.rules.dh.resolution import begin_game
 from engine.rules.dh.state import FIELD, Character, DHState, Power, clone
 from engine.rules.dh.stats import AWAY, ZOC_FREE, dying, holds, move_points, present_since, why_cannot_act
 
 STAYS = "（このままなら待機）"
 
 
+class _Rolled(Exception):
+    """A forecast reached a die: what follows depends on it, so it is not foretold."""
+
+
 class _NoDice:
-    """Forecasts roll nothing; a rule that asked for a die here would be a forecast's mistake."""
+    """Forecasts roll nothing: a die asked for ends that part of the forecast (`_Rolled`)."""
 
     def stream(self, purpose: str):
-        raise AssertionError(f"a forecast rolled {purpose}")
+        raise _Rolled(purpose)
+
+
+def _begun(state: DHState) -> DHState:
+    """The state as the first phase will begin it: the starters' パッシブ that need no die (a 発動率
+    and 成功率 of 100) and the start of phase 1; the state as it is when a die would decide."""
+    if state.started:
+        return state
+    begun = clone(state)
+    try:
+        begin_game(Context(begun, _NoDice()))
+    except _Rolled:
+        return state
+    return begun
 
 
 def _move(state: DHState, character: Character, goal: str | None) -> tuple[str | None, str | None]:
@@ -132,7 +150,8 @@ def forecast(state: DHState, lines: Sequence[Command]) -> str | None:
     the moves of those before it; None when it will run as written."""
     if not lines:
         return None
-    ahead = clone(state)
+    ahead = _begun(state)
+    ahead = clone(ahead) if ahead is state else ahead
     for command in lines[:-1]:
         _foretell(ahead, command)
     _, notes = _foretell(ahead, lines[-1])

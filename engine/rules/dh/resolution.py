@@ -131,6 +131,16 @@ def start_phase(ctx: Context) -> None:
     ctx.settle()
 
 
+def begin_game(ctx: Context) -> None:
+    """At the first phase only: パッシブ of every starter (ゲーム開始時), then the start of phase 1."""
+    state = ctx.state
+    ctx.on_enter = ctx.on_enter or _on_enter(ctx)
+    if not state.started:
+        state.started = True
+        _passives(ctx, [c for c in state.characters.values() if c.starter])
+        start_phase(ctx)
+
+
 def late_penalty(ctx: Context) -> list[str]:
     """遅刻ペナルティ: the characters that lose their action, drawn among those that could act."""
     state, options = ctx.state, ctx.state.options
@@ -236,12 +246,8 @@ def resolve_phase(
     """The phase of `state` with the (author, command) lines in posting order."""
     state = clone(state)
     ctx = Context(state, source)
-    ctx.on_enter = _on_enter(ctx)
     result = Phase(state.phase, state.acting.name)
-    if not state.started:
-        state.started = True
-        _passives(ctx, [c for c in state.characters.values() if c.starter])
-        start_phase(ctx)
+    begin_game(ctx)
     result.late_lost = late_penalty(ctx)
     result.opening, ctx.lines = ctx.lines, []
     _run(ctx, result, _controlled(state, lines, result))

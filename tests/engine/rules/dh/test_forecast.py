@@ -11,6 +11,7 @@ from engine.rng import SeededSource
 from engine.rules.dh.forecast import STAYS
 from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.ruleset import RULESET
+from engine.rules.dh.scenario import _power
 from engine.rules.dh.submission import choose
 from engine.ruleset import Order
 from tests.engine.rules.dh.helpers import EXAMPLE, arena
@@ -134,3 +135,26 @@ def test_the_promise_follows_the_moves_of_the_lines_before_it() -> None:
     assert RULESET.remark(state, orders[2], orders[:2]) == (
         "アリスは同マスにいないため通常攻撃できません（このままなら待機）"  # アリス will be in C3, not B3
     )
+
+
+def test_the_first_phase_is_foretold_after_the_starters_sure_passives() -> None:
+    """「パッシブはゲーム開始時、または初登場時にアクティブと同じ処理をします」: a starter's 移動力+1 that needs no
+    die is counted before the first phase's lines, as the resolution counts it."""
+    state = arena()
+    assert not state.started
+    state.characters["アリス"].powers.append(
+        _power(
+            {
+                "name": "俊足",
+                "style": "パッシブ",
+                "target": "自分",
+                "effects": [{"kind": "能力値増減", "stat": "移動力", "value": 1}],
+            },
+            "アリス",
+        )
+    )
+    parsed = RULESET.parse_line("アリス B3移動")  # C1 → B3: three steps, one more than 移動力 2
+    order = Order(1, 0, "赤の人◆AKA0000000", parsed.player, parsed.command, parsed.canonical)
+    assert RULESET.remark(state, order, []) is None
+    _, outcome = RULESET.resolve(state, [order], SeededSource(bytes(32)))
+    assert outcome.meta["result"]["actions"]["アリス"]["to"] == "B3"
