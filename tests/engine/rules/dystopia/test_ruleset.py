@@ -8,7 +8,7 @@ from engine.rules import REGISTRY
 from engine.rules.dystopia import RULESET
 from engine.rules.dystopia.grammar import BP_USES, GM_WORDS, PLAYER_WORDS
 from engine.ruleset import Rejection, RulesetError
-from tests.engine.rules.dystopia.helpers import AKIRA, GM, d6, play, start
+from tests.engine.rules.dystopia.helpers import AKIRA, GM, d6, play, scenario, start
 
 
 def test_registered_and_the_template_loads_and_plays() -> None:
@@ -177,3 +177,14 @@ def test_no_scenario_key_or_program_value_reaches_help_or_the_opening() -> None:
         assert re.search(rf"^{key} = .*#.*{re.escape(name)}", template, re.M) or (
             key == "sheet_fields" and f"# {name}" in template
         ), key
+
+
+def test_the_gm_is_the_configurations_only_an_old_scenario_gm_names_nobody() -> None:
+    """One place for the GM's trip (issue 25): a scenario's `gm` (older scenarios had one) gives no
+    GM power — only the configuration's gm_trips does (the referee marks such a post `Order.gm`)."""
+    state = RULESET.initial_state({**scenario(), "gm": ["◆AKIRA"]})
+    state.committed = True  # the handouts' commitments are not what this test is about
+    _, answer = play(state, "シーン ドラマ", AKIRA, gm_trips=())
+    assert "シーンはGMだけが使えます" in answer.plain
+    _, answer = play(state, "シーン ドラマ", GM)
+    assert "シーン1：ドラマ" in answer.plain
