@@ -155,3 +155,48 @@ def test_the_bot_follows_the_board_when_its_owner_turns_samba_off(tmp_path: Path
     finally:
         board.close()
         store.close()
+
+
+def test_on_a_slow_board_in_real_time_the_cookie_page_and_the_answers_meet_no_samba(tmp_path: Path) -> None:
+    """The same in real time (no injected clock): the CGI takes 2–3 s for the bot's requests, whose
+    first post passes the cookie page first (two slow requests); samba 5 s; each player writes the
+    moment the last answer is in, so the board's pace is what the bot waits for."""
+    import time
+
+    samba = 5
+    board = LocalBoard.start(tmp_path / "board", apart=True, BBS_SAMBATIME=str(samba))
+    store = Store(tmp_path / "bot.sqlite")
+    rng = random.Random(29)
+    refused: list[str] = []
+
+    def slow(request: Request, forward) -> Response:
+        total = rng.uniform(2.0, 3.0)
+        before = rng.uniform(0.0, total)
+        time.sleep(before)
+        answer = forward()
+        time.sleep(total - before)
+        page = answer.get_data().decode("cp932", errors="replace")
+        if "たたないと書けません" in page:
+            refused.append(page)
+        return answer
+
+    # the bot's requests (the players write from addresses of their own, through a proxy header)
+    board.script.script(
+        "POST", "/test/bbs.cgi", slow, times=None, when=lambda r: "X-Forwarded-For" not in r.headers
+    )
+    try:
+        config = GameConfig("g", "dice", board.url(), poll_seconds=0.2, idle_seconds=0.2)
+        bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), registry=REGISTRY)
+        for i in range(3):
+            number = board.post(f"dice1d{6 + i}=", name=f"P{i}")
+            deadline = time.monotonic() + 40
+            while not board.replies_to(number):
+                assert time.monotonic() < deadline, "not answered"
+                result = bot.tick()
+                time.sleep(0.05 if result.wake_at is None else 0.02)
+        assert refused == []
+        own = [at for at, by_bot in stamped(board, board.key) if by_bot]
+        assert len(own) == 3 and min((b - a).total_seconds() for a, b in itertools.pairwise(own)) >= samba
+    finally:
+        board.close()
+        store.close()
