@@ -96,8 +96,8 @@ def go_down(sheet: Sheet, options: Options) -> str:
     cleared = [e for e in sheet.effects if not survives_down(e, options)]
     sheet.effects = [e for e in sheet.effects if survives_down(e, options)]
     sheet.row = REAR_ROW
-    gone = f"効果解除（{'、'.join(cleared)}）" if cleared else "効果解除"
-    return f"{sheet.name}は[{DOWN}状態]（HP0、{gone}、{REAR_ROW}へ。BPの用途だけ使えます）"
+    gone = f"（解除した効果：{'、'.join(cleared)}）" if cleared else ""
+    return f"{sheet.name}は[{DOWN}状態]（HP0、効果解除、{REAR_ROW}へ。BPの用途だけ使えます）{gone}"
 
 
 def _amount_target(ctx: Context, command: Amount) -> Sheet:

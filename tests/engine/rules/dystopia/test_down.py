@@ -39,7 +39,10 @@ def test_rule_1_put_down_with_hp_left_sets_hp_zero_on_every_path() -> None:
     for state in (by_effect, by_setting, by_zero):
         akira = state.sheets["アキラ"]
         assert (akira.hp, akira.down, akira.effects, akira.row) == (0, True, ["戦闘中：攻撃+2"], "最後列")
-    assert "アキラは[戦闘不能状態]（HP0、効果解除（毒）、最後列へ" in answer.plain
+    assert (
+        "アキラは[戦闘不能状態]（HP0、効果解除、最後列へ。BPの用途だけ使えます）（解除した効果：毒）"
+        in answer.plain
+    )
     _, answer = play(by_effect, "肉体判定", AKIRA)
     assert "判定できません" in answer.plain  # rule 5 follows
     _, answer = play(by_effect, "効果 アキラ 毒", GM)
