@@ -45,7 +45,6 @@ class Runner:
         registry: Registry,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        bot.database.parent.mkdir(parents=True, exist_ok=True)
         self._lock = process_lock.hold(bot.database)  # AlreadyRunning: another process runs it
         try:
             self._build(bot, games, registry, clock)

@@ -17,11 +17,12 @@ from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
 from bot.thread_bot import ThreadBot, thread_url_problem
 from engine import config
-from engine.config import BotConfig, ConfigError, GameConfig
+from engine.config import BotConfig, ConfigError, GameConfig, bot_warning, start_problem, untripped_seats
+from engine.referee import GameSetup
 from engine.ruleset import Registry
 from scraper.fetch import USER_AGENT, make_session
 from scraper.refs import ThreadRef
-from store.db import Store
+from store.db import Store, private_directory
 
 log = logging.getLogger("threadgm")
 
@@ -83,6 +84,11 @@ def _run(registry: Registry) -> click.Command:
         """ボットを動かす (poll the configured threads and answer them until SIGINT/SIGTERM)."""
         _setup_logging(verbose)
         bot, games = _config(config, registry)
+        refused = [problem for game in games if (problem := start_problem(game))]
+        if refused:
+            raise click.ClickException(f"{config}: " + "\n".join(refused))
+        if (warning := bot_warning(bot)) is not None:
+            log.warning("%s: %s", config, warning)
         try:
             runner = Runner(bot, games, registry)
         except (ConfigError, AlreadyRunning) as error:  # a scenario it cannot read; a second process
@@ -95,10 +101,22 @@ def _run(registry: Registry) -> click.Command:
         for thread_bot in runner.bots:
             game = thread_bot.game
             log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)
+            _warn_untripped(thread_bot.setup)
         runner.run_until_signalled()
         log.info("stopped")
 
     return run_command
+
+
+def _warn_untripped(setup: GameSetup) -> None:
+    """Say at start where writers without a trip can act in a game (and a game with no GM)."""
+    if not setup.gm_trips:
+        log.warning("%s: GMがいません（open_table = true）：GMコマンドは誰も使えません", setup.id)
+    ruleset = setup.ruleset
+    if ruleset.immediate and not getattr(ruleset, "steps", False):
+        return  # plain dice: everyone rolls, as on any board
+    for seat in untripped_seats(ruleset, ruleset.initial_state(setup.scenario)):
+        log.warning("%s: トリップのない人でも動かせます: %s", setup.id, seat)
 
 
 def _reveal(registry: Registry) -> click.Command:
@@ -112,7 +130,6 @@ def _reveal(registry: Registry) -> click.Command:
         chosen = [g for g in games if game_id in (None, g.id)]
         if len(chosen) != 1:
             raise click.ClickException("--game でゲームを選んでください: " + ", ".join(g.id for g in games))
-        bot.database.parent.mkdir(parents=True, exist_ok=True)
         store = Store(bot.database)
         try:
             session = make_session(bot.user_agent or USER_AGENT)
@@ -142,7 +159,7 @@ def _demo(registry: Registry) -> click.Command:
     def demo_command(host: str, port: int, data: Path, brakes: bool) -> None:
         """体験: ローカル掲示板とダイスボットを起動する (the local board and the bot on a demo thread)."""
         _setup_logging(False)
-        data.mkdir(parents=True, exist_ok=True)
+        private_directory(data)
         app = make_app(data / "board", [demo.BOARD], defaults=new_board_settings(brakes))
         try:
             server = BoardServer(app, host, port).start()

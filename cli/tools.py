@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 import tomllib
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from board.tripcode import name_and_trip
 from engine import config
 from engine.config import ConfigError, GameConfig, config_template, game_template, load_config
 from engine.dice.post import answer_post, roll_command
@@ -25,6 +27,7 @@ from engine.offline.verify import ThreadPost, verify_thread
 from engine.report import Report
 from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
 from engine.ruleset import Registry, Ruleset, RulesetError
+from store.db import private_directory
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: all match, 1: a mismatch)
@@ -110,6 +113,11 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         "--origin", default="http://127.0.0.1:8380", show_default=True, help="Where the board is served."
     )
     @click.option("--brakes", is_flag=True, help="A local board created now gets a real ex0ch's brakes.")
+    @click.option(
+        "--gm",
+        "gm_key",
+        help="The GM: '#key' (or 'name#key', or ◆TRIP) whose trip goes in gm_trips (asked when omitted).",
+    )
     def new_command(
         game: str,
         directory: Path | None,
@@ -120,9 +128,17 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         board_name: str,
         origin: str,
         brakes: bool,
+        gm_key: str | None,
     ) -> None:
         """新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."""
         ruleset = registry.get(game)
+        if gm_key is None and sys.stdin.isatty():
+            gm_key = click.prompt(
+                "GMのキー（'#キー'。空のままなら GM なし：gm_trips を書くまでゲームは始まりません）",
+                default="",
+                show_default=False,
+            )
+        gm_trips = _gm_trips(gm_key or "")
         if config_file is not None and directory is not None:
             raise click.ClickException(
                 "フォルダと --config は一緒に指定できません（--config のファイルの隣に書きます）"
@@ -141,10 +157,11 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         if taken:
             raise click.ClickException(f"{taken[0]} はもうあります（別のフォルダを指定してください）")
         if thread is None:
+            private_directory(data)  # var/: the bot's database will sit beside the board's data
             first = f"{ruleset.NAME}のスレッドです。ボットが開始を書き込みます（書き方は「ヘルプ」）"
             key = open_thread(data, board_name, f"{ruleset.NAME} Part1", first, brakes=brakes)
             thread = f"{origin.rstrip('/')}/test/read.cgi/{board_name}/{key}/"
-        config.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(config.parent)  # the configuration holds the bot's key
         if template is not None:
             scenario.write_text(template, encoding="utf-8")
         soon = datetime.now(JST).replace(second=0, microsecond=0) + timedelta(minutes=10)
@@ -152,6 +169,7 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
             "scenario": scenario.name if template else None,
             "clocked": not ruleset.immediate,
             "anchor": f"{soon:%Y-%m-%d %H:%M}",
+            "gm_trips": gm_trips,
         }
         if adding:  # appended: the GM's own lines and comments stay as they are
             before = config.read_text("utf-8")
@@ -159,13 +177,33 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
                 file.write(("" if before.endswith("\n") else "\n") + "\n")
                 file.write(game_template(game_id, game, thread, **options))
         else:
-            config.write_text(config_template(game_id, game, thread, **options), encoding="utf-8")
+            bot_name = f"ダイス係#{secrets.token_urlsafe(12)}"  # this install's own key: a fresh secret
+            config.write_text(config_template(game_id, game, thread, bot_name=bot_name, **options), "utf-8")
         what = f"{config} に {game_id} を足しました" if adding else f"書きました: {config}"
         click.echo(what + (f"、{scenario}" if template else ""))
         click.echo(f"スレッド: {thread}")
+        if gm_trips:
+            click.echo(f"GM: ◆{gm_trips[0]}")
+        else:
+            click.echo(
+                "GMのトリップがありません: gm_trips に書くまで（または open_table = true）ゲームは始まりません"
+            )
         click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
 
     return new_command
+
+
+def _gm_trips(key: str) -> tuple[str, ...]:
+    """`--gm`: '#key' or 'name#key' (the trip the board will make of it), or a ◆TRIP as it is."""
+    key = key.strip()
+    if not key:
+        return ()
+    if key.startswith("◆"):
+        return (key[1:].strip(),)
+    trip = name_and_trip(key)[1]
+    if not trip:
+        raise click.ClickException("--gm は '#キー'（または ◆トリップ）で指定してください")
+    return (trip,)
 
 
 def _game_ids(config: Path) -> set[str]:

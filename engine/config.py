@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from engine.clock.schedule import ScheduleError, parse_schedule
-from engine.ruleset import Registry
+from engine.ruleset import ANYONE, Registry, Ruleset
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 ThreadCheck = Callable[[str], "str | None"]
@@ -71,6 +71,7 @@ class GameConfig:
     read: str = "raw"  # raw (dat / rawmode) or html (read.cgi, for boards without raw access)
     dice: bool = True  # answer dice commands in posts (besides the ruleset's orders)
     gm_trips: tuple[str, ...] = ()  # ◆TRIP of each GM (the server-made trip, checked exactly)
+    open_table: bool = False  # a game with no GM starts only when its configuration says so
     scenario: Path | None = None  # the ruleset's scenario TOML, relative to the configuration file
     schedule: dict | None = None  # [game.schedule]: when periods end (rulesets that resolve periods)
     cancel_words: tuple[str, ...] = CANCEL_WORDS
@@ -98,6 +99,8 @@ def _check_game_table(table: dict, where: str, registry: Registry, thread_proble
         raise ConfigError(f"{where}: {problem}")
     if table.get("read", "raw") not in ("raw", "html"):
         raise ConfigError(f"{where}: read は raw か html です")
+    if not isinstance(table.get("open_table", False), bool):
+        raise ConfigError(f"{where}: open_table は true か false です")
 
 
 def _game_config(
@@ -197,15 +200,27 @@ def load_config(
     return bot, games
 
 
+PLACEHOLDER_BOT_NAMES = ("ダイス係#ここを自分だけのキーに",)  # what older `threadgm new`s wrote: public keys
+
+
 def config_template(
-    game_id: str, rules: str, thread: str, *, scenario: str | None, clocked: bool, anchor: str = ""
+    game_id: str,
+    rules: str,
+    thread: str,
+    *,
+    bot_name: str,
+    scenario: str | None,
+    clocked: bool,
+    anchor: str = "",
+    gm_trips: tuple[str, ...] = (),
 ) -> str:
-    """A ready-to-run configuration for one game (`threadgm new`), every item with its meaning."""
+    """A ready-to-run configuration for one game (`threadgm new`), every item with its meaning;
+    `bot_name` carries the bot's own fresh key (never one another install has)."""
     lines = [
         "# threadgm の設定（threadgm new が書いたもの）。threadgm run このファイル で動きます。",
         "# ゲームを増やすには threadgm new ゲーム --config このファイル（一つのボットが全部を進行します）",
         "[bot]",
-        'name = "ダイス係#ここを自分だけのキーに"   # #キー でトリップ付き：ボットは自分の書き込みをトリップで見分けます',
+        f'name = "{bot_name}"   # #キー はこの設定だけの乱数：人に見せない（トリップでボットの書き込みを見分けます）',
         'mail = "sage"',
         f'database = "var/{game_id}.sqlite"      # ゲームの記録と秘密の種（threadgm run する場所から。消すとダイスが変わります）',
         "",
@@ -213,21 +228,41 @@ def config_template(
         "# port = 8381                          # http://127.0.0.1:8381/ に全部のゲームが並びます",
         "",
     ]
-    text = game_template(game_id, rules, thread, scenario=scenario, clocked=clocked, anchor=anchor)
+    text = game_template(
+        game_id, rules, thread, scenario=scenario, clocked=clocked, anchor=anchor, gm_trips=gm_trips
+    )
     return "\n".join(lines) + "\n" + text
 
 
 def game_template(
-    game_id: str, rules: str, thread: str, *, scenario: str | None, clocked: bool, anchor: str = ""
+    game_id: str,
+    rules: str,
+    thread: str,
+    *,
+    scenario: str | None,
+    clocked: bool,
+    anchor: str = "",
+    gm_trips: tuple[str, ...] = (),
 ) -> str:
     """One `[[game]]` table with every item's meaning: the end of a new configuration, or a game
-    added to one (`threadgm new GAME --config FILE`)."""
+    added to one (`threadgm new GAME --config FILE`). Without a GM trip the game does not start
+    until the GM writes one (or says open_table = true)."""
+    trips = ", ".join(f'"◆{trip}"' for trip in gm_trips)
     lines = [
         "[[game]]",
         f'id = "{game_id}"                         # このゲームの名前（変えるとダイスが変わります）',
         f'rules = "{rules}"                        # ルール（threadgm help {rules} で説明）',
         f'thread = "{thread}"',
-        'gm_trips = []                          # GMのトリップ（例: ["◆SyRJNUqZWYMT"]）。GMコマンドはこの人だけ',
+        f"gm_trips = [{trips}]"
+        + ("                          " if not trips else "  ")
+        + "# GMのトリップ（threadgm trip 'GM#キー' で出ます）。GMコマンドはこの人だけ",
+    ]
+    if not gm_trips:
+        lines.append(
+            "# GMのトリップを書くまでボットはこのゲームを始めません。GMなしで遊ぶなら次の行の # を消す"
+        )
+        lines.append("# open_table = true                   # GMなし：GMコマンドは誰も使えません")
+    lines += [
         "dice = true                            # 命令のほかにダイスコマンドにも答える",
         "poll_seconds = 5                       # 書き込みがある間、何秒ごとにスレを読むか",
     ]
@@ -244,3 +279,41 @@ def game_template(
             "early = true                           # 全員が 準備完了 と書いたら締切を待たずに更新",
         ]
     return "\n".join(lines) + "\n"
+
+
+def bot_warning(bot: BotConfig) -> str | None:
+    """A bot name whose key is public (an older template's placeholder): anyone can post as the bot."""
+    if bot.name in PLACEHOLDER_BOT_NAMES:
+        return (
+            f"[bot] name の #キー（{bot.name}）は誰でも知っているキーです：だれでもボットのトリップで書き込めます。"
+            "自分だけの #キー に変えてください"
+        )
+    return None
+
+
+def start_problem(game: GameConfig) -> str | None:
+    """Why the bot will not start this game: it has no GM and its configuration does not say that
+    it is played without one."""
+    if game.gm_trips or game.open_table:
+        return None
+    return (
+        f"{game.id}: gm_trips が空のため始めません（GMのいないゲームでは、止める・直す・無効にする人がいません）。"
+        "GMのトリップを gm_trips に書くか（threadgm trip 'GM#キー' で出ます）、"
+        "GMなしで遊ぶなら open_table = true と書いてください"
+    )
+
+
+def untripped_seats(ruleset: Ruleset, state: object) -> list[str]:
+    """What a writer without a trip may act for in this game as it starts (Japanese, for the log's
+    warning at start): seats open to everyone, and seats listed by a bare name anyone can type."""
+    found = []
+    for thing in ruleset.seats(state) or [""]:  # "": what anyone's order acts for, where none is named
+        owners = ruleset.owners(state, thing)
+        what = f"「{thing}」" if thing else "命令"
+        if owners is ANYONE:
+            found.append(f"{what}は誰でも（トリップなしでも）出せます")
+        else:
+            bare = [owner for owner in owners if "◆" not in owner]
+            if bare:
+                found.append(f"{what}は名前だけで出せます（トリップなし: {'、'.join(bare)}）")
+    return found

@@ -272,6 +272,11 @@ class Ruleset(ABC, Generic[S, C]):
         writer; empty where nobody owns it. Default: nothing is owned (a GM's alone)."""
         return ()
 
+    def seats(self, state: S) -> Sequence[str]:
+        """Every thing of the game someone may own (islands, sides, countries, characters), for the
+        warning at start about what writers without a trip can act for. Default: the players."""
+        return self.players(state) or ()
+
     @final
     def may_act_for(self, state: S, author: Author, thing: str) -> bool:
         """Whether `author` may act for `thing`: the one rule (`may_act`) over the game's `owners`.

@@ -56,6 +56,20 @@ def _record(cls: type, row: dict) -> object:
 _THREAD_BY_ID = f"select {', '.join(f.name for f in fields(ThreadRecord))} from threads where id = ?"
 
 OWNER_ONLY = 0o600  # the database holds every game's secret seed and each period's key
+PRIVATE_DIRECTORY = 0o700  # and the directories made for it (var/): nobody else lists or enters them
+
+
+def private_directory(path: str | Path) -> None:
+    """Make `path` and whichever of its parents are missing for their owner alone (whatever the umask).
+    Directories that already exist are left as they are: they may be a home or a working directory."""
+    missing: list[Path] = []
+    folder = Path(path)
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=PRIVATE_DIRECTORY, exist_ok=True)
+        os.chmod(folder, PRIVATE_DIRECTORY)
 
 
 def _owner_only(path: str) -> None:
@@ -72,6 +86,7 @@ class Store(OutboxTable):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:":
+            private_directory(Path(self.path).parent)
             _owner_only(self.path)
         conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self.db = Database(conn)

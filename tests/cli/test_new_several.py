@@ -42,7 +42,7 @@ def test_three_games_of_one_configuration_run_in_one_process_with_one_page(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     port = free_port()
-    local = ["--data", "board", "--origin", f"http://127.0.0.1:{port}"]
+    local = ["--data", "board", "--origin", f"http://127.0.0.1:{port}", "--gm", GM]
     new("dice", "table", *local)
     added = new("guess", "--config", "table/threadgm.toml", *local)
     assert "table/threadgm.toml に guess を足しました" in added

@@ -180,3 +180,17 @@ def test_the_database_and_its_wal_files_are_for_their_owner_only(tmp_path: Path)
         assert _mode(legacy) == 0o600
     finally:
         os.umask(old)
+
+
+def test_the_directories_made_for_the_database_are_for_their_owner_only(tmp_path: Path) -> None:
+    import os
+
+    old = os.umask(0o022)
+    try:
+        Store(tmp_path / "var" / "games" / "t.sqlite").close()
+        assert _mode(tmp_path / "var") == 0o700 and _mode(tmp_path / "var" / "games") == 0o700
+        tmp_path.chmod(0o755)
+        Store(tmp_path / "u.sqlite").close()
+        assert _mode(tmp_path) == 0o755  # a directory that was there is left alone
+    finally:
+        os.umask(old)

@@ -304,6 +304,9 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
     def players(self, state: NavalState) -> list[str] | None:
         return [code for code, island in state.islands.items() if island.players] or None
 
+    def seats(self, state: NavalState) -> list[str]:
+        return list(state.islands)
+
     def players_of(self, state: NavalState, author: str) -> list[str]:
         """The islands a post's author plays (for 準備完了: an island is ready when one of its players is)."""
         return [

@@ -1,0 +1,85 @@
+"""Safe by default: `threadgm new` writes a bot key of fresh random bytes and the GM's trip from
+`--gm`; `threadgm run` refuses a game with no GM unless its configuration says open_table = true, and
+the log says where writers without a trip can act."""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from board.tripcode import name_and_trip
+from engine.config import GameConfig, bot_warning, start_problem, untripped_seats
+from engine.rules import REGISTRY
+from scheduler import BotConfig, main
+
+URL = "http://127.0.0.1:9/test/read.cgi/test/1764590400/"
+
+
+def _new(tmp_path: Path, folder: str, *extra: str) -> dict:
+    result = CliRunner().invoke(main, ["new", "guess", str(tmp_path / folder), "--thread", URL, *extra])
+    assert result.exit_code == 0, result.output
+    return tomllib.loads((tmp_path / folder / "threadgm.toml").read_text("utf-8"))
+
+
+def test_each_new_configuration_has_a_bot_key_of_its_own(tmp_path: Path) -> None:
+    first, second = _new(tmp_path, "a")["bot"]["name"], _new(tmp_path, "b")["bot"]["name"]
+    assert first != second and "ここを自分だけのキーに" not in first
+    name, trip = name_and_trip(first)
+    assert name == "ダイス係" and trip and len(first.partition("#")[2]) >= 16
+    assert trip != "jF4Eq93ff9jq"  # the trip every older install shared
+
+
+def test_the_gm_key_given_to_new_becomes_the_gm_trip(tmp_path: Path) -> None:
+    data = _new(tmp_path, "a", "--gm", "#threadgm-test-key")
+    assert data["game"][0]["gm_trips"] == ["◆" + name_and_trip("#threadgm-test-key")[1]]
+    assert _new(tmp_path, "b", "--gm", "◆SyRJNUqZWYMT")["game"][0]["gm_trips"] == ["◆SyRJNUqZWYMT"]
+
+
+def test_a_configuration_new_wrote_without_a_gm_does_not_start(tmp_path: Path) -> None:
+    _new(tmp_path, "a")
+    ran = CliRunner().invoke(main, ["run", str(tmp_path / "a" / "threadgm.toml")])
+    assert (
+        ran.exit_code == 1
+        and "gm_trips が空のため始めません" in ran.output
+        and "open_table = true" in ran.output
+    )
+
+
+def test_a_game_without_a_gm_starts_only_when_its_configuration_says_open_table() -> None:
+    assert start_problem(GameConfig("g", "guess", URL)) is not None
+    assert start_problem(GameConfig("g", "guess", URL, open_table=True)) is None
+    assert start_problem(GameConfig("g", "guess", URL, gm_trips=("SyRJNUqZWYMT",))) is None
+
+
+def test_the_shared_placeholder_bot_key_is_warned_about() -> None:
+    assert "誰でも知っているキー" in bot_warning(BotConfig(name="ダイス係#ここを自分だけのキーに"))
+    assert bot_warning(BotConfig(name="ダイス係#k3J9-fresh-key")) is None
+
+
+@pytest.mark.parametrize(
+    ("game", "scenario", "said"),
+    [
+        ("guess", {}, "命令は誰でも"),
+        ("guess", {"players": ["アリス", "ボブ◆SyRJNUqZWYMT"]}, "名前だけで出せます（トリップなし: アリス）"),
+    ],
+)
+def test_where_writers_without_a_trip_can_act_is_said(game: str, scenario: dict, said: str) -> None:
+    ruleset = REGISTRY.get(game)
+    seats = untripped_seats(ruleset, ruleset.initial_state(scenario))
+    assert any(said in seat for seat in seats), seats
+
+
+def test_a_game_open_to_every_writer_is_warned_about_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    from cli.bot import _warn_untripped
+    from engine.referee import GameSetup
+
+    ruleset = REGISTRY.get("naval")
+    text = "\n".join(line for line in ruleset.template().split("\n") if not line.startswith("players = "))
+    setup = GameSetup("naval", ruleset, bytes(32), None, scenario=ruleset.read_scenario(text))
+    with caplog.at_level(logging.WARNING, "threadgm"):
+        _warn_untripped(setup)
+    assert "GMがいません" in caplog.text and "「ABC」は誰でも" in caplog.text
