@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.rules.nijiyabou import authority, war
-from engine.rules.nijiyabou.grammar import CLAIM, DELEGATE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
+from engine.rules.nijiyabou.grammar import CLAIM, DELEGATE, MOVE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import key
 from engine.rules.nijiyabou.state import State
@@ -44,7 +44,10 @@ def claims(state: State, orders: Sequence[Order]) -> dict[str, Order]:
     """The claims that will win, as `resolve` settles them (first claim wins, one liver a player):
     liver key → the claiming order."""
     won: dict[str, Order] = {}
+    last = {order_key(order): order for order in orders}  # a repeated line replaces the earlier one
     for order in orders:
+        if last[order_key(order)] is not order:
+            continue
         command = order.command
         if not isinstance(command, Act) or command.kind != CLAIM:
             continue
@@ -125,6 +128,24 @@ def _sortie(state: State, command: AreaOrder, earlier: Sequence[Order]) -> str |
     return "。".join(notes) or None
 
 
+def _leaving(state: State, command: AreaOrder, earlier: Sequence[Order]) -> str | None:
+    """A designation naming a liver an earlier 移動 takes out of the area: the moves come first
+    (§10), so the designation finds the liver gone."""
+    named = [*command.livers, *(unit.liver for unit in command.units)]
+    for before in reversed(earlier):
+        move = before.command
+        if not (isinstance(move, AreaOrder) and move.kind == MOVE and move.area == command.area):
+            continue
+        gone = [name for name in named if key(name) in {key(n) for n in move.livers}]
+        if gone:
+            return (
+                f"{'・'.join(gone)}は>>{before.post}の移動で{command.area}を離れるため、"
+                f"この{command.kind}は実行されません"
+            )
+        break  # only the last command of the area runs
+    return None
+
+
 def remark(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
     """The receipt's word on an accepted order (None: it runs as written)."""
     command = order.command
@@ -136,5 +157,7 @@ def remark(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
             notes.append(_unclaimed(state, command, order, earlier))
             if command.kind == SORTIE:
                 notes.append(_sortie(state, command, earlier))
+            if command.kind in DESIGNATIONS:
+                notes.append(_leaving(state, command, earlier))
     found = [note for note in notes if note]
     return "。".join(found) or None

@@ -198,3 +198,26 @@ def test_status_counts_the_players_whose_claims_were_taken_this_season() -> None
         in text
     )
     assert "プレイヤー: まだいません" in RULESET.status(state).plain
+
+
+def test_a_claim_written_twice_is_one_claim_and_the_receipt_says_it_joins() -> None:
+    state = RULESET.initial_state({})
+    first = order("参加 月ノ美兎", "アリス◆ALICE", 3)
+    again = order("参加 月ノ美兎", "アリス◆ALICE", 4)
+    assert RULESET.remark(state, again, [first]) == "東京の月ノ美兎として参加、季節の判定で確定"
+    other = order("参加 月ノ美兎", "ボブ◆BOB", 5)
+    assert "先に>>4の参加があるため" in RULESET.remark(state, other, [first, again])
+
+
+def test_a_designation_for_a_liver_an_earlier_move_takes_away_says_it_will_not_run() -> None:
+    """§10: 移動 comes before the designations, so 救援 of a liver who leaves the area finds him gone."""
+    state = claimed()
+    move = order("東京：移動 神奈川 月ノ美兎", "アリス◆ALICE", 3)
+    state.areas["神奈川"].owner = "月ノ美兎"
+    relief = order("東京：救援 月ノ美兎", "アリス◆ALICE", 4)
+    assert (
+        RULESET.remark(state, relief, [move])
+        == "月ノ美兎は>>3の移動で東京を離れるため、この救援は実行されません"
+    )
+    _, outcome = RULESET.resolve(state, [move, relief], SeededSource(b"k" * 32))
+    assert "東京 救援：月ノ美兎は東京にいる自国のライバーではありません（実行されず）" in outcome.plain
