@@ -189,6 +189,9 @@ def _character(item: Mapping[str, Any], grid: Grid, sides: list[Side]) -> Charac
     name = _name(written)
     if not name or any(ch in name for ch in " :、,/[]") or any(not ch.isprintable() for ch in name):
         raise _fail(f"キャラクター名「{written}」には空白や「:」「、」「/」「[]」を使えません")
+    if name[0] in ">・-*●○◎◇" or regex.fullmatch(r"[A-Za-z][0-9]+", name):
+        # a line's anchor or list mark is read before the name; a square's name is read as a square
+        raise _fail(f"キャラクター名「{written}」は「>」や「・」で始められず、マスの名前（C4）にもできません")
     side = _name(item.get("side", ""))
     if side not in (s.name for s in sides):
         raise _fail(f"{name}の陣営 {side} は sides にありません")

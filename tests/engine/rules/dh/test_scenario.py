@@ -233,3 +233,9 @@ def test_only_the_listed_trip_submits_whatever_the_name() -> None:
     for author, taken in (("誰か◆AKA0000000", True), ("アリス", False), ("◆AKA000000", False), ("赤", False)):
         order = Order(1, 0, author, parsed.player, parsed.command, parsed.canonical)
         assert (RULESET.check(state, order) is None) == taken, author
+
+
+@pytest.mark.parametrize("name", [">>1", "・会長", "C4", "ｃ４"])
+def test_a_name_a_line_would_read_as_something_else_is_refused(name: str) -> None:
+    with pytest.raises(RulesetError, match="始められず"):
+        RULESET.read_scenario(MINIMAL.replace('name = "一"', f'name = "{name}"'))
