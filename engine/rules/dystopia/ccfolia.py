@@ -17,7 +17,14 @@ import json
 import re
 from typing import Any
 
-from engine.rules.dystopia.sheets import EXTRA_STATS, STAT_TABLES, Patch, nfkc, number, text_value
+from engine.rules.dystopia.sheets import (
+    EXTRA_STATS,
+    STAT_TABLES,
+    Patch,
+    character_name,
+    number,
+    text_value,
+)
 from engine.rules.dystopia.state import BASE_STATS, DystopiaError
 
 _RESOURCES = {"HP": ("hp", "hp_max"), "MP": ("mp", "mp_max")}
@@ -90,10 +97,9 @@ def _param(patch: Patch, entry: dict[str, Any], skipped: list[str]) -> None:
 
 def ccfolia_patch(data: dict[str, Any]) -> tuple[Patch, list[str]]:
     """The fields the character JSON gives, and the labels that were not read."""
-    name = text_value(data.get("name", ""), "name")
-    if not name:
+    if not text_value(data.get("name", ""), "name"):
         raise DystopiaError("ココフォリアのキャラクターに name がありません")
-    patch: Patch = {"name": nfkc(name)}
+    patch: Patch = {"name": character_name(data["name"])}
     skipped: list[str] = []
     if data.get("initiative") is not None:
         patch["stats"] = {"行動値": number(data["initiative"], "initiative（行動値）")}

@@ -105,6 +105,19 @@ def text_value(value: Any, what: str) -> str:
     return nfkc(str(value)).strip()
 
 
+MAX_NAME = 24  # the grammar's `名前:` takes up to 24 characters, no space and no colon
+
+
+def character_name(text: Any) -> str:
+    """A character's name as the grammar can address it (`名前: 肉体判定`, `対決 名前 反射`)."""
+    name = text_value(text, "名前")
+    if not name:
+        raise DystopiaError("キャラシートに「名前: …」がありません")
+    if len(name) > MAX_NAME or any(c.isspace() or c == ":" for c in name):
+        raise DystopiaError(f"名前は空白と「:」のない{MAX_NAME}文字までです（{_shown(name)}）")
+    return name
+
+
 def _item(data: Any) -> Item:
     if isinstance(data, Mapping):
         return Item(text_value(data.get("name", ""), "品名"), number(data.get("price", 0), "価格"))
@@ -169,7 +182,7 @@ def scenario_sheet(data: Mapping[str, Any], *, npc: bool) -> Sheet:
         to, emotion = text_value(link.get("to", ""), "相手"), text_value(link.get("emotion", ""), "感情")
         connections.append(Connection(to, emotion, number(link.get("strength", 0), "強度")))
     sheet = Sheet(
-        name=text_value(data["name"], "name"),
+        name=character_name(data["name"]),
         owner=text_value(data.get("owner", ""), "owner"),
         npc=npc,
         cl=number(data.get("cl", 1), "CL"),
@@ -324,8 +337,7 @@ def posted_patch(body: str) -> Patch:
     patch: Patch = {}
     for key, value in _pairs(body):
         _apply_pair(patch, key, value)
-    if not patch.get("name"):
-        raise DystopiaError("キャラシートに「名前: …」がありません")
+    patch["name"] = character_name(patch.get("name", ""))
     return patch
 
 

@@ -251,3 +251,11 @@ def test_a_player_with_a_pc_cannot_claim_another_unowned_one() -> None:
     assert state.sheets["アキラ"].owner == "◆JAY"
     state, answer = play(state, "【キャラシート】\n名前: ユイ", JAY)
     assert "あなたのPCはもういます（アキラ）" in answer.plain and state.sheets["ユイ"].owner == ""
+
+
+def test_a_name_the_grammar_cannot_address_is_refused() -> None:
+    """「名前: 肉体判定」 reads a name of up to 24 characters without spaces: a sheet named otherwise
+    could never be played or targeted."""
+    for name in ("ジェイ ソン", "ア" * 25, "ジェ:イ"):
+        state, answer = play(start(), f"【キャラシート】\n名前: {name}", JAY)
+        assert "名前は空白と「:」のない24文字までです" in answer.plain and len(state.sheets) == 4, name
