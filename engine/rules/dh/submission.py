@@ -50,6 +50,12 @@ def _bare(command: Command) -> str:
     return command.canonical.removeprefix(f">>{command.corrects} ") if command.corrects else command.canonical
 
 
+def _short(command: Command) -> str:
+    """The line as a player would write it again: `会長 C3移動` (a move's 待機 left unsaid)."""
+    bare = _bare(command)
+    return bare.removesuffix(" 待機") if command.square else bare
+
+
 def choose(state: DHState, orders: Sequence[Order]) -> Chosen:
     """The lines that count among `orders` (in posting order), by `state.options.second_line`."""
     chosen = Chosen()
@@ -70,7 +76,7 @@ def choose(state: DHState, orders: Sequence[Order]) -> Chosen:
         else:
             chosen.void[where] = (
                 f"{command.character}には{written(before)}の行があり、2行目の違う行動は無効です"
-                f"（直すときは >>{before.post} {_bare(command)} のように番号を付けて書いてください）"
+                f"（直すときは「>>{before.post} {_short(command)}」と番号を付けて）"
             )
     kept = {(o.post, o.line) for o in current.values()}
     chosen.kept = [o for o in orders if (o.post, o.line) in kept]
