@@ -1,11 +1,16 @@
-"""Naval rules: one period of 10,000 orders on a generated scenario of 2,000 islands and 16,000 units —
-load, parse, resolve and report apart, CPU seconds, medians of repeated runs — and `threadgm adjudicate
-naval` of such a period on a 20,000-unit scenario end to end (load, resolve, JSON out) in a process of
-its own, against a process that only imports the same modules (the start the command cannot avoid).
+"""Naval rules: one period of 10,000 orders — load, parse, resolve, report and the JSON apart, CPU
+seconds, medians of repeated runs — on maps of two shapes: `pairs` (2,000 islands of eight units
+each, facing in pairs around a battle hex) and `islands` (6,000 islands of three units each: more
+islands, fewer units). Then `threadgm adjudicate naval --format json` of such a period end to end
+(load, resolve, JSON out) in a process of its own, on each shape (20,000 and 18,000 units), against a
+process that only imports the command line (the start the command cannot avoid). `python -m bench
+naval [--shape pairs|islands]`.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import resource
 import statistics
 import subprocess
@@ -54,6 +59,45 @@ def scenario(pairs: int = PAIRS) -> dict[str, Any]:
     }
 
 
+ISLANDS = 6000  # three units each; 10,000 orders
+
+
+def islands_scenario(islands: int = ISLANDS) -> dict[str, Any]:
+    """Many small islands: each pair of neighbours faces across a hex, two ships and a fighter apiece."""
+    entries: list[dict[str, Any]] = []
+    units: list[dict[str, Any]] = []
+    for n in range(islands // 2):
+        x, y = 3 + (n % 40) * 6, 2 + (n // 40) * 5
+        for side, dx in (("P", -2), ("Q", 2)):
+            code = f"{side}{n:04d}"
+            entries.append({"code": code, "home": [x + dx, y]})
+            units.append(
+                {"id": f"{code}-DD-A-01", "hex": [x + dx // 2, y], "anti_air": 3, "anti_ship": 5 + n % 3}
+            )
+            units.append({"id": f"{code}-DD-A-02", "hex": [x, y], "anti_air": 4, "anti_ship": 4})
+            units.append({"id": f"{code}-F-A-01", "base": code, "anti_air": 6, "anti_ship": 5})
+    return {
+        "map": {"width": 245, "height": 2 + (islands // 80 + 1) * 5},
+        "kinds": {"DD": "sea-control", "F": "fighter"},
+        "islands": entries,
+        "units": units,
+    }
+
+
+def islands_orders(islands: int = ISLANDS) -> str:
+    lines = []
+    for n in range(islands // 2):
+        p, q = f"P{n:04d}", f"Q{n:04d}"
+        lines += [
+            f"{p}:＜攻撃＞{p}-DD-A-02、{q}-DD-A-02",
+            f"{q}:＜攻撃＞{q}-F-A-01、{p}-DD-A-01",
+            f"{p}:＜インターセプト＞{p}-F-A-01、{q}-F-A-01",
+        ]
+        if n % 3 == 0:
+            lines.append(f"{q}:＜移動＞{q}-DD-A-01、({3 + (n % 40) * 6 + 1},{3 + (n // 40) * 5})")
+    return "\n".join(lines[:10_000])
+
+
 def orders_text(pairs: int = PAIRS) -> str:
     lines = []
     for n in range(pairs):
@@ -99,15 +143,23 @@ def _child_cpu(argv: list[str], cwd: Path) -> float:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def adjudicate_cli(repeats: int = REPEATS) -> None:
-    """`threadgm adjudicate naval --format json` of the 10,000-order period on 20,000 units, against
+SHAPES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[], str], Callable[[], dict[str, Any]]]] = {
+    # name: (the period's scenario, its orders, the command line's scenario)
+    "pairs": (scenario, orders_text, lambda: scenario(CLI_PAIRS)),
+    "islands": (islands_scenario, islands_orders, islands_scenario),
+}
+
+
+def adjudicate_cli(shape: str, repeats: int = REPEATS) -> None:
+    """`threadgm adjudicate naval --format json` of the shape's 10,000-order period, against
     `python -c "import scheduler"` (what every `threadgm` command loads before it starts)."""
     root = Path(__file__).resolve().parent.parent
+    _, orders, cli_scenario = SHAPES[shape]
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        data = scenario(CLI_PAIRS)
+        data = cli_scenario()
         (work / "scenario.toml").write_text(scenario_toml(data), encoding="utf-8")
-        (work / "orders.txt").write_text(orders_text(), encoding="utf-8")
+        (work / "orders.txt").write_text(orders(), encoding="utf-8")
         start = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r}); import scheduler"]
         command = [
             sys.executable,
@@ -123,13 +175,15 @@ def adjudicate_cli(repeats: int = REPEATS) -> None:
             "json",
         ]
         starts, runs = [], []
-        for _ in range(repeats):
+        for _ in range(repeats):  # alternating, so a busy spell of the machine falls on both
             starts.append(_child_cpu(start, work))
             runs.append(_child_cpu(command, work))
     base, run = statistics.median(starts), statistics.median(runs)
     print(
-        f"adjudicate naval: {len(data['units'])} units, 10000 orders, JSON out: {run:.2f} CPU-s, "
-        f"process start {base:.2f} CPU-s, over the start {run - base:.2f} CPU-s (target {CLI_TARGET})"
+        f"adjudicate naval [{shape}]: {len(data['islands'])} islands, {len(data['units'])} units, "
+        f"{orders().count(chr(10)) + 1} orders, JSON out: {run:.2f} CPU-s, process start {base:.2f} CPU-s, "
+        f"over the start {run - base:.2f} CPU-s (target {CLI_TARGET})",
+        flush=True,
     )
 
 
@@ -139,37 +193,56 @@ def _cpu(action: Callable[..., object], *args: Any) -> tuple[float, Any]:
     return time.process_time() - began, value
 
 
-def period(repeats: int = REPEATS) -> None:
-    """Load / parse / resolve / report of the 10,000-order period, CPU seconds, medians of `repeats`."""
-    figures: dict[str, list[float]] = {"load": [], "parse": [], "resolve": [], "report": []}
+def _json(resolution: Any) -> str:
+    """The period's JSON as `adjudicate --format json` writes it (compact: the C encoder)."""
+    return json.dumps(naval.resolution_to_dict(resolution), ensure_ascii=False, separators=(",", ":"))
+
+
+def period(shape: str, repeats: int = REPEATS) -> None:
+    """Load / parse / resolve / report / JSON of the shape's 10,000-order period, CPU seconds,
+    medians of `repeats`."""
+    build, orders_of, _ = SHAPES[shape]
+    figures: dict[str, list[float]] = {"load": [], "parse": [], "resolve": [], "report": [], "json": []}
     for _ in range(repeats):
-        seconds, state = _cpu(naval.initial_state, scenario())
+        seconds, state = _cpu(naval.initial_state, build())
         figures["load"].append(seconds)
-        seconds, orders = _cpu(parse_orders_file, orders_text())
+        seconds, orders = _cpu(parse_orders_file, orders_of())
         figures["parse"].append(seconds)
         seconds, resolution = _cpu(naval.resolve_period, state, orders, SeededSource(b"bench-naval" * 3))
         figures["resolve"].append(seconds)
         seconds, report = _cpu(build_report, resolution)
         figures["report"].append(seconds)
+        seconds, text = _cpu(_json, resolution)
+        figures["json"].append(seconds)
     counts: dict[str, int] = {}
     for result in resolution.results:
         counts[result.result] = counts.get(result.result, 0) + 1
     medians = {name: statistics.median(values) for name, values in figures.items()}
     print(
-        f"scenario: {len(state.islands)} islands, {len(state.units)} units, loaded in {medians['load']:.3f} s"
+        f"[{shape}] scenario: {len(state.islands)} islands, {len(state.units)} units, "
+        f"loaded in {medians['load']:.3f} s"
     )
-    print(f"parse:    {len(orders)} orders in {medians['parse']:.3f} s")
-    print(f"resolve:  {len(resolution.results)} orders in {medians['resolve']:.3f} s  {counts}")
-    print(f"report:   {len(report.plain.splitlines())} lines in {medians['report']:.3f} s")
+    print(f"[{shape}] parse:    {len(orders)} orders in {medians['parse']:.3f} s")
+    print(f"[{shape}] resolve:  {len(resolution.results)} orders in {medians['resolve']:.3f} s  {counts}")
+    print(f"[{shape}] report:   {len(report.plain.splitlines())} lines in {medians['report']:.3f} s")
+    print(f"[{shape}] json:     {len(text) / 1e6:.1f} MB (compact) in {medians['json']:.3f} s")
     total = medians["parse"] + medians["resolve"] + medians["report"]
     print(
-        f"period:   parse + resolve + report {total:.3f} s (target {PERIOD_TARGET} s: {total / PERIOD_TARGET:.2f}× of it)"
+        f"[{shape}] period:   parse + resolve + report {total:.3f} s "
+        f"(target {PERIOD_TARGET} s: {total / PERIOD_TARGET:.2f}× of it)",
+        flush=True,
     )
 
 
-def main() -> None:
-    period()
-    adjudicate_cli()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench naval")
+    parser.add_argument("--shape", choices=sorted(SHAPES), action="append", help="a map shape (default: all)")
+    parser.add_argument("--no-cli", action="store_true", help="the in-process phases only")
+    args = parser.parse_args(argv or [])
+    for shape in args.shape or list(SHAPES):
+        period(shape)
+        if not args.no_cli:
+            adjudicate_cli(shape)
 
 
 if __name__ == "__main__":
