@@ -1,6 +1,7 @@
 """The command line of the local board: `threadgm board`, `threadgm board-admin …`, `threadgm trip`.
 
-They use nothing but the board itself; `scheduler.py` adds them to the `threadgm` command.
+They use nothing but the board itself; `scheduler.py` adds them to the `threadgm` command. Each
+imports the parts of the board it uses when it runs (`threadgm trip` loads the tripcode alone).
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from pathlib import Path
 
 import click
 
-from board import admin
-from board.server import make_app, serve
-from board.settings import new_board_settings
 from board.tripcode import NoTripKeyError, display_trip
 
 DEFAULT_BOARD_DATA = Path("var/board")
@@ -59,6 +57,9 @@ def board_command(
     trust_proxy: bool,
 ) -> None:
     """ローカル掲示板を起動する (serve 2ch- and したらば-compatible boards)."""
+    from board.server import make_app, serve
+    from board.settings import new_board_settings
+
     app = make_app(data, boards, defaults=new_board_settings(brakes, samba) or None)
     for name in app.boards:
         click.echo(f"2ch:      http://{host}:{port}/{name}/")
@@ -85,6 +86,8 @@ def board_admin(ctx: click.Context, data: Path) -> None:
 @click.pass_obj
 def board_admin_new_board(data: Path, board: str, brakes: bool, samba: int | None) -> None:
     """板を作る (for play on one machine: no samba, no 連投規制, unless --brakes)."""
+    from board import admin
+
     if not admin.new_board(data, board, brakes=brakes, samba=samba):
         raise click.ClickException(f"{board} はもうあります（設定は board-admin set で変えられます）")
     kind = "実際の板と同じ規制あり" if brakes else "規制なし（1台で遊ぶ用）"
@@ -98,6 +101,8 @@ def board_admin_new_board(data: Path, board: str, brakes: bool, samba: int | Non
 @click.pass_obj
 def board_admin_delete(data: Path, board: str, key: str, number: int) -> None:
     """レスを削除する (あぼーん; numbering is kept)."""
+    from board import admin
+
     try:
         admin.delete_post(data, board, key, number)
     except (LookupError, IndexError) as error:
@@ -111,6 +116,8 @@ def board_admin_delete(data: Path, board: str, key: str, number: int) -> None:
 @click.pass_obj
 def board_admin_stop(data: Path, board: str, key: str) -> None:
     """スレッドを停止する (thread stop: error 200 on later posts)."""
+    from board import admin
+
     try:
         admin.stop_thread(data, board, key)
     except LookupError as error:
@@ -124,6 +131,8 @@ def board_admin_stop(data: Path, board: str, key: str) -> None:
 @click.pass_obj
 def board_admin_set(data: Path, board: str, assignments: tuple[str, ...]) -> None:
     """SETTING.TXT の値を変える (KEY=VALUE ...)."""
+    from board import admin
+
     changes = {}
     for item in assignments:
         key, sep, value = item.partition("=")
@@ -151,6 +160,8 @@ def board_admin_new_thread(
     data: Path, board: str, title: str, message: str, name: str, origin: str, brakes: bool
 ) -> None:
     """スレッドを立てる (prints the new thread's key, then its address in both dialects)."""
+    from board import admin
+
     try:
         key = admin.open_thread(data, board, title, message, name, brakes=brakes)
     except ValueError as error:

@@ -14,20 +14,17 @@ import tomllib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from board.tripcode import name_and_trip
-from engine import config
-from engine.config import ConfigError, GameConfig, config_template, game_template, load_config
-from engine.dice.post import answer_post, roll_command
-from engine.keys import JST
-from engine.offline.adjudicate import adjudicate, starting_state
-from engine.offline.verify import ThreadPost, verify_thread
-from engine.report import Report
-from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
-from engine.ruleset import Registry, Ruleset, RulesetError
-from store.db import private_directory
+from engine.ruleset import RulesetError
+
+if TYPE_CHECKING:  # the rest is imported by the command that uses it, when it runs
+    from engine.config import GameConfig
+    from engine.report import Report
+    from engine.ruleset import Registry, Ruleset
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: all match, 1: a mismatch)
@@ -35,9 +32,11 @@ NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: al
 
 def read_text(path: Path) -> str:
     """A file the GM saved, or click's error saying why it cannot be read."""
+    from engine import config
+
     try:
         return config.read_text(path)
-    except ConfigError as error:
+    except config.ConfigError as error:
         raise click.ClickException(str(error)) from error
 
 
@@ -131,6 +130,10 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         gm_key: str | None,
     ) -> None:
         """新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."""
+        from engine.config import config_template, game_template
+        from engine.keys import JST
+        from store.db import private_directory
+
         ruleset = registry.get(game)
         if gm_key is None and sys.stdin.isatty():
             gm_key = click.prompt(
@@ -259,6 +262,9 @@ def _adjudicate(registry: Registry) -> click.Command:
         indent: int | None,
     ) -> None:
         """命令を一括処理して結果を表示する (offline GM preview of one period, with the bot's own rules)."""
+        from engine.offline.adjudicate import adjudicate, starting_state
+        from engine.rng import DiceError
+
         if randoms is not None and seed is not None:
             raise click.UsageError("--randoms と --seed はどちらか一方だけ指定してください")
         ruleset = registry.get(game)
@@ -375,6 +381,9 @@ def _roll(render: Callable[[Report], str]) -> click.Command:
     @click.argument("command")
     def roll_dice_command(rands: str | None, as_json: bool, command: str) -> None:
         """ダイスを振る: 1コマンドの返答を表示する (`-` reads a whole post from standard input)."""
+        from engine.dice.post import answer_post, roll_command
+        from engine.rng import DiceError, RecordedDice, RecordedSource, SeededSource, parse_rands
+
         try:
             recorded = RecordedDice(parse_rands(rands)) if rands is not None else None
         except ValueError as error:
@@ -414,6 +423,8 @@ def _roll(render: Callable[[Report], str]) -> click.Command:
 
 def _configured_game(registry: Registry, config: Path, thread_key: str) -> GameConfig | None:
     """The configuration's game in this thread (the only game, when none names the thread)."""
+    from engine.config import ConfigError, load_config
+
     try:
         _, games = load_config(config, registry, lambda url: None)
     except ConfigError as error:
@@ -489,6 +500,8 @@ def _verify(
         gm_trips: tuple[str, ...],
     ) -> None:
         """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
+        from engine.offline.verify import ThreadPost, verify_thread
+
 
         def rules(name: str) -> Ruleset | None:
             return registry.get(rules_id) if rules_id is not None else registry.by_name(name)

@@ -119,6 +119,7 @@ def stop(process: subprocess.Popen) -> str:
 def board_made_by(path: str, tmp_path: Path, brakes: bool, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Make board `play` under `tmp_path` the way a user would along `path`; returns its SETTING.TXT."""
     import board.cli
+    import board.server
 
     data = str(tmp_path)
     extra = ["--brakes"] if brakes else []
@@ -137,7 +138,7 @@ def board_made_by(path: str, tmp_path: Path, brakes: bool, monkeypatch: pytest.M
         str(tmp_path.parent / f"{tmp_path.name}-demo"),
         *extra,
     ]
-    monkeypatch.setattr(board.cli, "serve", lambda *args, **kwargs: None)  # `board` would serve forever
+    monkeypatch.setattr(board.server, "serve", lambda *args, **kwargs: None)  # `board` would serve forever
     monkeypatch.setattr(Runner, "run_until_signalled", Runner.stop)  # and so would `demo`
     result = CliRunner().invoke(main, commands[path])
     assert result.exit_code == 0, result.output
