@@ -61,10 +61,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _open_thread(data: Path, board: str, title: str, first: str) -> str:
+def _open_thread(data: Path, board: str, title: str, first: str, **options: object) -> str:
     from board.admin import open_thread
 
-    return open_thread(data, board, title, first)
+    return open_thread(data, board, title, first, **options)  # type: ignore[arg-type]
 
 
 def _load_thread(source: str, key: str | None) -> tuple[list, str]:
