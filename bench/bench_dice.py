@@ -11,7 +11,11 @@ Both libraries cache parses (threadgm each line's parse and prepared evaluation,
 repeating one corpus would measure the caches: figures are given warm (caches kept) and cold (caches
 emptied before every command, as for a stream of posts that never repeat).
 
-3. With `--bcdice PATH` (a BCDice checkout and `ruby` on the PATH, with the `i18n` gem; `racc` too
+3. Plain NdM as the bot rolls them — each command on a fresh verifiable stream of its post
+   (`SeededSource(key).stream(...)`: HMAC-SHA256 words, rejection sampling), through `roll_command` —
+   beside d20 rolling the same sums with its own random dice (target: threadgm ≥ 1.5× d20).
+
+4. With `--bcdice PATH` (a BCDice checkout and `ruby` on the PATH, with the `i18n` gem; `racc` too
    when the checkout's parsers were never generated): BCDice itself over the whole corpus, in a Ruby
    subprocess (`bcdice_runner.rb`) that first checks every answer against the corpus, then times
    itself in CPU time, start-up excluded. BCDice has no parse cache: its one rate is set against
@@ -35,7 +39,8 @@ from pathlib import Path
 
 from bench.timing import per_second
 from engine.dice.bcdice import clear_caches, evaluate
-from engine.rng import RecordedDice
+from engine.dice.post import roll_command
+from engine.rng import RecordedDice, SeededSource
 from parser.bcdice import parse_all
 from parser.bcdice.add_dice import AddDice, DiceRoll
 from parser.bcdice.arithmetic import DIVISIONS, Chain, Neg, Paren
@@ -116,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{whole['warm']:,.0f} commands/CPU-s warm, {whole['cold']:,.0f} cold"
     )
     _against_d20(cases, rounds)
+    _plain_ndm(rounds)
     if bcdice is not None:
         _against_bcdice(bcdice, rounds, whole)
 
@@ -186,6 +192,38 @@ def _against_d20(cases: list[Case], rounds: int) -> None:
     print(
         f"  threadgm / d20: {rate['threadgm', 'warm'] / rate['d20', 'warm']:.2f}x warm, "
         f"{rate['threadgm', 'cold'] / rate['d20', 'cold']:.2f}x cold"
+    )
+
+
+PLAIN_NDM = ["2D6", "1D100", "3D6", "1D20", "4D6", "2D10", "10D6", "1D6"]
+NDM_TARGET = 1.5
+
+
+def _plain_ndm(rounds: int) -> None:
+    import d20
+
+    source = SeededSource(bytes(range(32)))
+    purposes = [f"post/{n}" for n in range(len(PLAIN_NDM))]
+
+    def verifiable() -> None:
+        for command, purpose in zip(PLAIN_NDM, purposes, strict=True):
+            roll_command(command, source.stream(purpose))
+
+    roller = d20.Roller()
+    spelled = [command.lower() for command in PLAIN_NDM]
+
+    def d20_own() -> None:
+        for command in spelled:
+            roller.roll(command)
+
+    samples: dict[str, list[float]] = {"threadgm": [], "d20": []}
+    for _ in range(rounds):  # alternating
+        samples["threadgm"].append(_rate(verifiable, len(PLAIN_NDM)))
+        samples["d20"].append(_rate(d20_own, len(PLAIN_NDM)))
+    ours, theirs = statistics.median(samples["threadgm"]), statistics.median(samples["d20"])
+    print(
+        f"plain NdM ({', '.join(PLAIN_NDM)}) on the bot's verifiable streams: {ours:,.0f} commands/CPU-s, "
+        f"d20 {theirs:,.0f}: {ours / theirs:.2f}x (target {NDM_TARGET}x)"
     )
 
 

@@ -16,8 +16,8 @@ Tests and offline tools inject recorded faces (BCDice's `rands`) through the sam
 
 from __future__ import annotations
 
-import hashlib
 import hmac
+import struct
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
@@ -50,31 +50,89 @@ def face_from_word(word: int, sides: int) -> int | None:
     return word % sides + 1 if word < limit else None
 
 
+try:  # what `hmac.digest` calls when OpenSSL is there, without the wrapper's checks per block
+    from _hashlib import hmac_digest as _hmac_digest
+except ImportError:  # pragma: no cover - a Python built without OpenSSL
+    _hmac_digest = hmac.digest
+
+_FOUR_WORDS = struct.Struct(">4Q").unpack
+
+
+def _block(key: bytes, purpose: str, block: int) -> tuple[int, int, int, int]:
+    """The four words of one block of a stream (HMAC-SHA256 in one call to OpenSSL)."""
+    return _FOUR_WORDS(_hmac_digest(key, f"{purpose}|{block}".encode(), "sha256"))
+
+
 def stream_words(key: bytes, purpose: str) -> Iterator[int]:
     """The endless sequence of 64-bit words of one purpose's stream."""
     block = 0
     while True:
-        digest = hmac.new(key, f"{purpose}|{block}".encode(), hashlib.sha256).digest()
-        for offset in range(0, 32, 8):
-            yield int.from_bytes(digest[offset : offset + 8], "big")
+        yield from _block(key, purpose, block)
         block += 1
 
 
 class SeededDice:
-    """One purpose's stream under a period key; remembers what it rolled for reports and audits."""
+    """One purpose's stream under a period key; remembers what it rolled for reports and audits.
+
+    Words come four at a time (one HMAC block) and faces are drawn from them in a loop of their own
+    (`roll_many` for a whole xDy): a die costs no generator step, no call and no object of its own.
+    The faces are `face_from_word`'s, word for word (tests/engine/test_rng_bound.py holds both)."""
+
+    __slots__ = ("_block", "_index", "_key", "_sides", "_words", "faces", "purpose")
 
     def __init__(self, key: bytes, purpose: str) -> None:
         self.purpose = purpose
-        self._words = stream_words(key, purpose)
-        self.rolled: list[tuple[int, int]] = []
+        self._key = key
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._index = 0
+        self._sides: list[int] = []  # parallel to `faces`: the record, without a tuple per die
+        self.faces: list[int] = []
+
+    @property
+    def rolled(self) -> list[tuple[int, int]]:
+        """(sides, face) of every die rolled, in order."""
+        return list(zip(self._sides, self.faces, strict=True))
 
     def roll(self, sides: int) -> int:
-        for word in self._words:
-            face = face_from_word(word, sides)
-            if face is not None:
-                self.rolled.append((sides, face))
-                return face
-        raise AssertionError("unreachable: the word stream is endless")
+        return self.roll_many(sides, 1)[0]
+
+    def roll_many(self, sides: int, count: int) -> list[int]:
+        """`count` dice of `sides`, in stream order (the same faces as `count` calls of `roll`)."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        limit = _WORD - (_WORD % sides)
+        words, index = self._words, self._index
+        if not words:
+            words, index = _block(self._key, self.purpose, 0), 0
+            self._block = 1
+        chunk = words[index : index + count]
+        if len(chunk) == count and max(chunk, default=0) < limit:  # the usual case: no word rejected
+            faces = [word % sides + 1 for word in chunk]
+            index += count
+        else:
+            faces = []
+        while len(faces) < count:
+            if index == len(words):
+                words, index = _block(self._key, self.purpose, self._block), 0
+                self._block += 1
+            word = words[index]
+            index += 1
+            if word < limit:  # else rejected: the next word
+                faces.append(word % sides + 1)
+        self._words, self._index = words, index
+        self.faces += faces
+        self._sides += [sides] * count
+        return faces
+
+
+def roll_many(dice: Dice, sides: int, count: int) -> list[int]:
+    """`count` dice of `sides` from any `Dice`, batched where the dice can (`SeededDice.roll_many`)."""
+    batch = getattr(dice, "roll_many", None)
+    if batch is not None:
+        return batch(sides, count)
+    roll = dice.roll
+    return [roll(sides) for _ in range(count)]
 
 
 class SeededSource:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine.dice.bcdice import BCDiceResult, evaluate, normalize
 from engine.dice.bcdice.faces import Interval, bbs_totals, command_totals, coverage
 from engine.report import Blank, Block, Heading, Line, Report, line, report, section, strong
-from engine.rng import Dice, RandomSource
+from engine.rng import Dice, RandomSource, roll_many
 from parser.bbs_dice import BbsDice, BbsDiceError, find_bbs_dice
 from parser.bcdice.lexer import first_word
 from parser.dice_tables import BcdiceLine, DiceTable, Outcome, find_post_dice
@@ -131,7 +131,7 @@ def roll_command(command: str, dice: Dice) -> BCDiceResult | None:
     first = found[0]
     if isinstance(first, BbsDiceError):
         return BCDiceResult(_bbs_error(first), refused=True, command=command, normalized=normalize(command))
-    faces = [dice.roll(first.sides) for _ in range(first.count)]
+    faces = roll_many(dice, first.sides, first.count)
     return BCDiceResult(
         _bbs_text(first, faces),
         rolls=tuple((first.sides, face) for face in faces),
@@ -220,7 +220,7 @@ def _outcome(outcomes: tuple[Outcome, ...], total: int) -> Outcome | None:
 
 
 def _roll_bbs(dice_command: BbsDice, dice: Dice) -> list[int]:
-    return [dice.roll(dice_command.sides) for _ in range(dice_command.count)]
+    return roll_many(dice, dice_command.sides, dice_command.count)
 
 
 def _bbs_text(dice_command: BbsDice, faces: list[int]) -> str:

@@ -5,6 +5,8 @@ purposes roll on the secret key while everything else rolls on the public one.""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.rng import (
     DiceError,
@@ -15,6 +17,7 @@ from engine.rng import (
     SplitSource,
     face_from_word,
     parse_rands,
+    roll_many,
     stream_words,
 )
 
@@ -85,3 +88,45 @@ def test_rands_text() -> None:
 def test_a_die_without_sides_is_an_error_that_says_so() -> None:
     with pytest.raises(ValueError, match="at least one side, not 0"):
         face_from_word(5, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.sampled_from([1, 2, 6, 10, 100, 2**63 + 1, 3 * 2**62, 2**64 - 1]),
+                st.integers(1, 2**64 - 1),
+            ),
+            st.integers(0, 9),
+            st.booleans(),
+        ),
+        max_size=12,
+    ),
+    st.text(max_size=8),
+)
+def test_batched_faces_are_the_stream_s_faces_word_for_word(
+    steps: list[tuple[int, int, bool]], purpose: str
+) -> None:
+    """`roll_many` and `roll`, in any mix, give what `face_from_word` makes of the stream's words
+    (rejections included: d(2^63+1) throws away almost half of them)."""
+    words = stream_words(KEY, purpose)
+    dice = SeededDice(KEY, purpose)
+    expected: list[tuple[int, int]] = []
+    for sides, count, batched in steps:
+        wanted = []
+        while len(wanted) < count:
+            face = face_from_word(next(words), sides)
+            if face is not None:
+                wanted.append(face)
+        got = dice.roll_many(sides, count) if batched else [dice.roll(sides) for _ in range(count)]
+        assert got == wanted
+        expected += [(sides, face) for face in wanted]
+    assert dice.rolled == expected
+
+
+def test_roll_many_takes_any_dice() -> None:
+    recorded = RecordedDice([(6, 2), (6, 5)])
+    assert roll_many(recorded, 6, 2) == [2, 5] and recorded.remaining == 0
+    one_by_one = SeededDice(KEY, "p")
+    assert roll_many(SeededDice(KEY, "p"), 6, 3) == [one_by_one.roll(6) for _ in range(3)]

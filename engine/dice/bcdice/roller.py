@@ -9,7 +9,7 @@ Unlike BCDice, the dice that show 0 without rolling count toward those 10000 too
 
 from __future__ import annotations
 
-from engine.rng import Dice
+from engine.rng import Dice, roll_many
 
 MAX_DICE = 10000  # BCDice's UPPER_LIMIT_RANDS: dice per command
 MAX_TIMES = 200  # BCDice's UPPER_LIMIT_DICE_TIMES: dice per single roll of xDy, xBy, xRy, xTYy
@@ -58,8 +58,7 @@ class Roller:
         self._used += times
         if sides <= 0 or sides > MAX_SIDES:
             return [0] * times
-        roll = self._dice.roll
-        faces = [roll(sides) for _ in range(times)]
+        faces = roll_many(self._dice, sides, times)
         self.rolls.extend([(sides, face) for face in faces])
         return faces
 
