@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("tools", "ゲームのルール（ボットが適用するとおり）を表示する."),
     "import-character": (
         "tools",
-        "キャラクターを取り込む: ココフォリアのキャラクターJSONをシナリオの表にして表示する.",
+        "キャラクターを取り込む: ココフォリアのキャラクターJSONを、スレに貼れる【キャラシート】にして表示する.",
     ),
     "new": ("tools", "新しいゲームの設定とシナリオを書く (a commented config and scenario, ready to run)."),
     "picture": (
