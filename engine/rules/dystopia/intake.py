@@ -6,7 +6,7 @@ it, what it may change, and the breaches that stop it.
   register), so a stranger cannot fill the table with characters; a scenario PC without an owner goes to the first player who posts
   its sheet. After that only the owner and the GM post its sheet; NPCs are the GM's alone.
 - A post names the fields it changes and keeps the rest. Once a sheet is locked — it comes from the
-  scenario, or play has changed it — a player's re-post changes only the scenario's `sheet_fields`
+  scenario or the GM's post, or play has changed it — a player's re-post changes only the scenario's `sheet_fields`
   (by default the description: 種族, クラス, skills, equipment, items…, never HP, MP, 耐久値, emotions,
   money, CL, stats or C値/F値); the answer lists what it left unchanged. The GM's post changes anything.
 - A sheet that would break play (HP or MP below 0 or above its maximum, an emotion outside 0–10, the
@@ -106,6 +106,7 @@ def take_sheet(ctx: Context, posted: tuple[str, Any]) -> None:
     sheet = apply_patch(base, {k: v for k, v in patch.items() if k not in GM_FIELDS})
     sheet.owner = _owner(ctx, old, patch)
     sheet.npc = bool(patch.get("npc", old.npc if old is not None else False))
+    sheet.locked = sheet.locked or ctx.is_gm  # a sheet the GM posted is the GM's data, like the scenario's
     for link in sheet.connections:
         before = old.connection(link.to) if old is not None else None
         link.used = bool(before and before.used)

@@ -259,3 +259,9 @@ def test_a_name_the_grammar_cannot_address_is_refused() -> None:
     for name in ("ジェイ ソン", "ア" * 25, "ジェ:イ"):
         state, answer = play(start(), f"【キャラシート】\n名前: {name}", JAY)
         assert "名前は空白と「:」のない24文字までです" in answer.plain and len(state.sheets) == 4, name
+
+
+def test_a_sheet_the_gm_posted_is_locked_like_the_scenarios() -> None:
+    state, _ = play(start(), SHEET + "\nPL: ◆JAY", GM)
+    state, answer = play(state, "【キャラシート】\n名前: ジェイ\nHP: 99\nコネクション: アキラ/友情/9", JAY)
+    assert state.sheets["ジェイ"].hp == 20 and "変更しなかった項目：HP、コネクション" in answer.plain
