@@ -18,16 +18,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from board.tripcode import name_and_trip
 from engine.ruleset import RulesetError
 
 if TYPE_CHECKING:  # the rest is imported by the command that uses it, when it runs
     from engine.config import GameConfig
+    from engine.offline.verify import Verification
     from engine.report import Report
     from engine.ruleset import Registry, Ruleset
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 NOTHING_TO_CHECK = 3  # verify's exit code when nothing could be compared (0: all match, 1: a mismatch)
+AMBIGUOUS_BOT = 4  # verify's exit code when several trips spoke as the bot and none was named
 
 
 def read_text(path: Path) -> str:
@@ -198,6 +199,8 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
 
 def _gm_trips(key: str) -> tuple[str, ...]:
     """`--gm`: '#key' or 'name#key' (the trip the board will make of it), or a ◆TRIP as it is."""
+    from board.tripcode import name_and_trip
+
     key = key.strip()
     if not key:
         return ()
@@ -421,6 +424,29 @@ def _roll(render: Callable[[Report], str]) -> click.Command:
     return roll_dice_command
 
 
+def _verify_each_candidate(
+    candidates: tuple[str, ...], verified: Callable[[list[str]], Verification]
+) -> None:
+    """Several trips spoke as the bot and nothing says which is it: the thread verified as each would
+    have it, and no verdict (a stranger who posted first could frame the bot, or forge a roll)."""
+    for trip in candidates:
+        click.echo(f"◆{trip} をボットとした場合:")
+        result = verified([trip])
+        for text in result.summary().split("\n"):
+            if not text.startswith("結果:"):
+                click.echo(f"  {text}")
+        click.echo(
+            "  "
+            + ("一致しないものがあります" if not result.ok else "このトリップの書き込みどうしは矛盾しません")
+        )
+    listed = "、".join(f"◆{trip}" for trip in candidates)
+    click.echo(
+        f"結果: ボットのトリップが一つに決まりません（候補: {listed}）。"
+        "--config（ボットの設定）か --trip でボットを指定してください"
+    )
+    raise SystemExit(AMBIGUOUS_BOT)
+
+
 def _configured_game(registry: Registry, config: Path, thread_key: str) -> GameConfig | None:
     """The configuration's game in this thread (the only game, when none names the thread)."""
     from engine.config import ConfigError, load_config
@@ -500,8 +526,7 @@ def _verify(
         gm_trips: tuple[str, ...],
     ) -> None:
         """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
-        from engine.offline.verify import ThreadPost, verify_thread
-
+        from engine.offline.verify import ThreadPost, candidate_trips, verify_thread
 
         def rules(name: str) -> Ruleset | None:
             return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
@@ -524,10 +549,17 @@ def _verify(
         game = registry.get(rules_id) if rules_id is not None else None
         scenario = _scenario(game, scenario_path)
         gms = tuple(t.lstrip("◆") for t in gm_trips) or (configured.gm_trips if configured else None)
-        bot = [t.lstrip("◆") for t in trips] or None
-        result = verify_thread(
-            key, shown, render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
-        )
+
+        def verified(bot: list[str]) -> Verification:
+            return verify_thread(
+                key, shown, render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
+            )
+
+        candidates = candidate_trips(shown)
+        if not trips and len(candidates) > 1:
+            _verify_each_candidate(candidates, verified)
+        bot = [t.lstrip("◆") for t in trips] or list(candidates[:1])
+        result = verified(bot)
         if result.bot_trips:
             click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
         if result.game:

@@ -174,3 +174,24 @@ def test_verify_takes_the_bots_trip_from_its_configuration(played, tmp_path: Pat
     untripped.write_text(config.read_text("utf-8").replace("#threadgm-test-bot", ""), "utf-8")
     refused = verify(board.url(), "--config", str(untripped))
     assert refused.exit_code == 1 and "トリップ（#キー）がない" in refused.output
+
+
+def test_without_an_identity_several_bot_like_trips_are_listed_and_no_verdict_is_given(
+    played, tmp_path: Path
+) -> None:
+    """A stranger who posts a 【ダイス検証】 of his own: plain verify cannot know which trip is the bot,
+    so it says what the thread holds under each and exits 4 — never 「すべて一致」."""
+    board, *_ = played
+    board.post("【ダイス検証】\n2026-12-01 鍵のハッシュ(SHA-256): " + "0" * 64, name="偽物#not-the-bot")
+    plain = verify(str(saved_dat(board, tmp_path)))
+    assert plain.exit_code == 4, plain.output
+    assert f"◆{BOT_TRIP} をボットとした場合" in plain.output and plain.output.count("をボットとした場合") == 2
+    assert "すべて一致" not in plain.output and "ボットのトリップが一つに決まりません" in plain.output
+    named = verify(str(saved_dat(board, tmp_path)), "--trip", BOT_TRIP)
+    assert named.exit_code == 0 and "すべて一致しました" in named.output
+
+
+def test_with_one_bot_like_trip_it_is_the_bot(played, tmp_path: Path) -> None:
+    board, *_ = played
+    alone = verify(str(saved_dat(board, tmp_path)))
+    assert alone.exit_code == 0 and "すべて一致しました" in alone.output

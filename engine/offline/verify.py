@@ -180,6 +180,12 @@ def _claims(posts: Iterable[ThreadPost]) -> list[ThreadPost]:
     return [p for p in posts if p.trip and (marker in p.body.split("\n") or p.number in openings)]
 
 
+def candidate_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
+    """Every trip that spoke as the bot (a 【ダイス検証】 or a game's opening), in the order each first
+    did: who the bot is, when nothing else says so. More than one: the thread alone cannot tell."""
+    return tuple(dict.fromkeys(post.trip for post in _claims(posts) if post.trip))
+
+
 def _bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
     """The bot's trip when none is given: the one that spoke as the bot first (the bot commits its
     keys on its first poll). Anyone else who does so later is an impostor, never trusted."""
