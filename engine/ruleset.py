@@ -361,6 +361,17 @@ class Ruleset(ABC, Generic[S, C]):
         commitment against what it committed to, say. Default: None — nothing of its own to check."""
         return None
 
+    replays_thread: ClassVar[bool] = False  # `replay_thread` recomputes results given the scenario
+
+    def replay_thread(
+        self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]
+    ) -> ThreadAudit | None:
+        """For `verify` with the game's scenario: every period's result recomputed from the thread —
+        posts as (number, author `名前◆TRIP`, body, written by the bot) in thread order: the orders the
+        bot's receipts accepted, the GM's settings it echoed, the period keys it published — and
+        compared with the report it posted. Default: None (the game cannot)."""
+        return None
+
 
 @dataclass(frozen=True)
 class ThreadAudit:

@@ -324,7 +324,9 @@ def verify_thread(
         result.steps_matched += found.matched
         result.problems += found.problems
         result.notes += step_notes(found, result.steps)
-    _audit(game or (rules(result.game) if rules is not None and result.game else None), posts, bot, result)
+    ruleset = game or (rules(result.game) if rules is not None and result.game else None)
+    _audit(ruleset, posts, bot, result)
+    _replay_thread(ruleset, posts, bot, scenario, result)
     return result
 
 
@@ -356,6 +358,31 @@ def _audit(
     if not isinstance(game, Ruleset):
         return
     found = game.audit_posts([post.body for post in posts if post.trip in bot])
+    if found is None:
+        return
+    result.audits_checked += found.checked
+    result.audits_matched += found.matched
+    result.problems += found.problems
+
+
+def _replay_thread(
+    game: Ruleset | None,
+    posts: Sequence[ThreadPost],
+    bot: tuple[str, ...],
+    scenario: Mapping[str, Any] | None,
+    result: Verification,
+) -> None:
+    """A clocked game's periods recomputed from the thread's orders (`Ruleset.replay_thread`), when
+    the game can and its scenario is given; without it, a note says how to give it."""
+    if not isinstance(game, Ruleset) or not game.replays_thread or not result.periods_checked:
+        return
+    if scenario is None:
+        result.notes.append(
+            f"{game.NAME}の各ピリオドの結果も命令から再計算するには、--config か --rules と --scenario でシナリオを指定してください"
+        )
+        return
+    thread = [(p.number, f"{p.name}◆{p.trip}" if p.trip else p.name, p.body, p.trip in bot) for p in posts]
+    found = game.replay_thread(thread, scenario)
     if found is None:
         return
     result.audits_checked += found.checked

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.report import Block, Report, heading, line, report
 from engine.rng import RandomSource
-from engine.rules.nijiyabou import authority, receipts, sim, verify
+from engine.rules.nijiyabou import authority, receipts, replay, sim, verify
 from engine.rules.nijiyabou import report as season_report
 from engine.rules.nijiyabou.grammar import Command, parse_line
 from engine.rules.nijiyabou.help import HELP, SUMMARY
@@ -24,7 +24,16 @@ from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
 from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
-from engine.ruleset import ClockedRuleset, Order, OrderText, Owners, Rejection, RulesetError, Setting
+from engine.ruleset import (
+    ClockedRuleset,
+    Order,
+    OrderText,
+    Owners,
+    Rejection,
+    RulesetError,
+    Setting,
+    ThreadAudit,
+)
 from parser.numbers import NotANumber, read_number
 
 SETTINGS: tuple[Setting, ...] = (
@@ -258,6 +267,13 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
 
     def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
         return sim.simulate(scenario, runs, seed, as_json=as_json)
+
+    replays_thread = True
+
+    def replay_thread(
+        self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]
+    ) -> ThreadAudit:
+        return replay.replay(self, thread, scenario)
 
     def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
         return verify.read_period(lines)

@@ -121,7 +121,7 @@ def played(tmp_path_factory: pytest.TempPathFactory):  # noqa: PLR0915 — one g
     post("23:11", "愛知：配信", FRANK)
     seen["report4"] = tick("24:02")
     seen["bot_posts"] = [p.body for p in board.posts() if p.trip == BOT_TRIP]
-    seen["thread"] = [ThreadPost(p.number, p.trip, p.date, p.body) for p in board.posts()]
+    seen["thread"] = [ThreadPost(p.number, p.trip, p.date, p.body, p.name) for p in board.posts()]
     seen["key"] = board.key
     seen["url"] = board.url()
     yield seen
@@ -331,3 +331,37 @@ def test_verify_recomputes_when_the_opening_took_two_posts(played) -> None:
     verified = verify_thread(played["key"], thread, render_body, None, REGISTRY.by_name)
     assert (verified.periods_checked, verified.periods_matched) == (4, 4), verified.summary()
     assert verified.game == "にじ野望"
+
+
+def test_verify_with_the_scenario_recomputes_every_season_from_the_thread(played) -> None:
+    """Issue 25: verify recomputes にじ野望 from the thread — given the scenario, each season's report
+    is recomputed from the orders the receipts accepted, the GM's echoed settings and the season's
+    key, and compared line by line; without it, the note says what to give."""
+    verified = verify_thread(
+        played["key"], played["thread"], render_body, None, REGISTRY.by_name, scenario={}
+    )
+    assert verified.ok and (verified.audits_checked, verified.audits_matched) == (4, 4), verified.summary()
+    forged = [
+        ThreadPost(
+            p.number, p.trip, p.date, p.body.replace("東京は持ちこたえ", "東京は剣持刀也が占領"), p.name
+        )
+        for p in played["thread"]
+    ]
+    again = verify_thread(played["key"], forged, render_body, None, REGISTRY.by_name, scenario={})
+    assert not again.ok and any("命令からの再計算と一致しません" in p for p in again.problems), (
+        again.summary()
+    )
+    plain = verify_thread(played["key"], played["thread"], render_body, None, REGISTRY.by_name)
+    assert any("--scenario" in note for note in plain.notes) and plain.audits_checked == 0
+
+
+def test_threadgm_verify_with_rules_and_scenario_replays_the_seasons(played) -> None:
+    from pathlib import Path
+
+    import engine.rules.nijiyabou as game
+
+    scenario = Path(game.__file__).parent / "scenarios" / "default.toml"
+    args = ["verify", played["url"], "--rules", "nijiyabou", "--scenario", str(scenario)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "一致 4 件、不一致 0 件" in result.output and "照合: 一致 4 件" in result.output, result.output
