@@ -49,9 +49,10 @@ def _decode(text: str) -> Any:
 
 def ccfolia_data(body: str) -> dict[str, Any] | None:
     """The character JSON a post holds (from its first `{`, over any number of lines), or None."""
-    if "kind" not in body:
+    joined = "".join(body.split("\n"))
+    if '"kind"' not in joined:
         return None
-    for text in ("".join(body.split("\n")), body.strip()):
+    for text in (joined, body.strip()):
         data = _decode(text)
         if isinstance(data, dict) and data.get("kind") == "character" and isinstance(data.get("data"), dict):
             return data["data"]

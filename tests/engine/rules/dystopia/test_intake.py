@@ -132,7 +132,7 @@ def test_a_ccfolia_json_split_over_lines_is_read_with_its_initiative() -> None:
     """The clipboard JSON is one line, which a board refuses: split anywhere (inside strings too)."""
     text = json.dumps(CCFOLIA, ensure_ascii=False)
     assert len(text) > 256
-    for width in (40, 77, 200):
+    for width in (3, 40, 77, 200):  # 3: even 「"kind"」 is cut
         state, answer = play(start(), split(text, width), "ミオの中の人◆MIO")
         mio = state.sheets["ミオ"]
         assert (mio.hp, mio.hp_max, mio.stats["反射"], mio.stats["行動値"]) == (18, 25, 9, 11), width
