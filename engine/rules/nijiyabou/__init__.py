@@ -18,6 +18,7 @@ period, one folder.
 | `report.py` | the season's report, standings and text map; `meta["result"]` |
 | `picture.py` | the prefectures as tiles coloured by the country that holds them (SVG) |
 | `verify.py` | a posted season's dice recomputed from the revealed key |
+| `replay.py` | every season replayed from the thread (receipts, 設定 echoes, keys) for `verify` |
 | `sim.py` | whole games by random lords (`threadgm simulate`) |
 | `help.py` | HELP |
 | `ruleset.py` | the game's face to the bot and the tools (`RULESET`), 設定, 状態 |
