@@ -34,7 +34,9 @@ _ACTOR = re.compile(r"^(?P<actor>[^:\s]{1,24}):\s*(?P<rest>.+)$")
 _BRACKET = re.compile(rf"^[〈<](?P<stat>{_STAT})[〉>](?:判定)?(?P<tail>.*)$")
 _NAMED = re.compile(rf"^(?P<stat>{_STAT})判定(?P<tail>.*)$")
 _PLAIN = re.compile(r"^判定\s+(?P<stat>\S+?)(?=$|[\s+\-\[<>≧目CF])(?P<tail>.*)$")
-_OPPOSED = re.compile(rf"^対決\s+(?P<target>\S+)\s+(?P<stat>{_STAT})(?:\s+(?P<pstat>{_STAT}))?(?P<tail>.*)$")
+_OPPOSED = re.compile(
+    rf"^対決(?:判定)?\s+(?P<target>\S+)\s+(?P<stat>{_STAT})(?:\s+(?P<pstat>{_STAT}))?(?P<tail>.*)$"
+)
 # Digits are ASCII only (after NFKC): other scripts' digits are not numbers here.
 _TOKEN = re.compile(
     r"\s*(?:(?P<mod>[+-][0-9]{1,3})|(?:>=|≧)(?P<t1>[0-9]{1,3})|目標値?(?P<t2>[0-9]{1,3})"
@@ -86,7 +88,6 @@ class Words:
 Command = Check | Opposed | Amount | BpUse | Words
 PLAYER_WORDS: dict[str, tuple[int, ...]] = {  # a word and how many words may follow it
     "とどめ": (1,),
-    "とどめを刺す": (1,),
     "感情ロール": (1,),
     "感情上昇": (2,),
     "裏ハンドアウト公開": (1,),
@@ -101,6 +102,17 @@ PLAYER_WORDS: dict[str, tuple[int, ...]] = {  # a word and how many words may fo
     "行動放棄": (0,),
     "行動": (1, 2),
     "移動コスト": (2,),
+}
+
+
+# The seed's own wording for a command, read as the command.
+ALIASES = {
+    "とどめを刺す": "とどめ",
+    "サブアクションで移動": "サブ移動",
+    "サブアクション移動": "サブ移動",
+    "メインアクションで移動": "メイン移動",
+    "メインアクション移動": "メイン移動",
+    "調べる": "調査",
 }
 
 
@@ -163,11 +175,12 @@ def _words(text: str, actor: str | None) -> Words | None:
     match = _WORDS.match(text)
     if match is None:
         return None
-    word, args = match["word"], tuple(match["rest"].split())
+    written, args = match["word"], tuple(match["rest"].split())
+    word = ALIASES.get(written, written)
     if word in PLAYER_WORDS:
         if len(args) in PLAYER_WORDS[word]:
-            return Words(actor, "とどめ" if word == "とどめを刺す" else word, args)
-        raise DystopiaError(f"{word}の書き方が違います（ヘルプ を見てください）")
+            return Words(actor, word, args)
+        raise DystopiaError(f"{written}の書き方が違います（ヘルプ を見てください）")
     if word in GM_WORDS:
         return Words(actor, word, args)
     return None

@@ -162,3 +162,15 @@ def test_a_fixed_f_against_a_worse_f_follows_the_option() -> None:
     for fixed_wins in (True, False):  # 獣人 F3 and 《水流閃》 F固定7: F7
         _, answer = play(start(fixed_cf_wins=fixed_wins), "肉体判定 F3 F固定7", AKIRA, d6(1, 2, 3))
         assert "（C値18／F値7）" in answer.plain
+
+
+def test_the_seeds_own_wording_reads_as_the_command() -> None:
+    """「サブアクションで移動する場合の基本コストは3」「対決判定」「とどめを刺す」: written the seed's way."""
+    from engine.rules.dystopia.grammar import Opposed, Words
+
+    assert parse_command("サブアクションで移動") == Words(None, "サブ移動")
+    assert parse_command("メインアクションで移動") == Words(None, "メイン移動")
+    assert parse_command("とどめを刺す ユイ") == Words(None, "とどめ", ("ユイ",))
+    assert parse_command("調べる ユイ") == Words(None, "調査", ("ユイ",))
+    found = parse_command("対決判定 ユイ 反射")
+    assert isinstance(found, Opposed) and found.target == "ユイ"
