@@ -10,6 +10,8 @@ deadline as things stand. A receipt is a promise: an accepted line without a wor
   joined, or the earlier claim that takes the liver or the player.
 - **A country nobody has joined**: its orders count only from the author whose claim this season
   gives it to him; otherwise they will not run, and the receipt says why.
+- **同盟・降伏**: both countries' commands in the same season; while the other side's is not in,
+  the receipt says the pact will not be made as things stand.
 - **出陣**: a unit the rules keep home (兵力0, moved — `war.sortie_units`) stays and the rest go; a
   sortie from an area an earlier order attacks is called off (§11).
 """
@@ -19,7 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.rules.nijiyabou import authority, war
-from engine.rules.nijiyabou.grammar import CLAIM, DELEGATE, MOVE, ORGANIZE, RELIEF, SORTIE, Act, AreaOrder
+from engine.rules.nijiyabou.diplomacy import country_named
+from engine.rules.nijiyabou.grammar import (
+    ALLY,
+    CLAIM,
+    DELEGATE,
+    DEMAND,
+    DIPLOMACY,
+    MOVE,
+    ORGANIZE,
+    RELIEF,
+    SORTIE,
+    YIELD,
+    Act,
+    AreaOrder,
+)
 from engine.rules.nijiyabou.home import Moved
 from engine.rules.nijiyabou.names import key
 from engine.rules.nijiyabou.state import State
@@ -146,6 +162,31 @@ def _leaving(state: State, command: AreaOrder, earlier: Sequence[Order]) -> str 
     return None
 
 
+_ANSWER = {ALLY: ALLY, DEMAND: YIELD, YIELD: DEMAND}  # 外交 that takes both countries' commands
+
+
+def _agreement(state: State, command: AreaOrder, earlier: Sequence[Order]) -> str | None:
+    """同盟 and 降伏 take both countries' commands in the same season (§4 「両国の合意」): say so while
+    the other side's is not in."""
+    if command.act not in _ANSWER:
+        return None
+    mine, other = state.areas[command.area].owner, country_named(state, command.target)
+    if mine is None or other is None or other == mine:
+        return None
+    for before in earlier:
+        answer = before.command
+        if (
+            isinstance(answer, AreaOrder)
+            and answer.kind == DIPLOMACY
+            and answer.act == _ANSWER[command.act]
+            and state.areas[answer.area].owner == other
+            and country_named(state, answer.target) == mine
+        ):
+            return None
+    wanted = f"外交 {_ANSWER[command.act]} {command.area}"
+    return f"{state.country_label(other)}の国の「{wanted}」がまだないため、このままでは成立しません"
+
+
 def remark(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
     """The receipt's word on an accepted order (None: it runs as written)."""
     command = order.command
@@ -159,5 +200,7 @@ def remark(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
                 notes.append(_sortie(state, command, earlier))
             if command.kind in DESIGNATIONS:
                 notes.append(_leaving(state, command, earlier))
+            if command.kind == DIPLOMACY:
+                notes.append(_agreement(state, command, earlier))
     found = [note for note in notes if note]
     return "。".join(found) or None

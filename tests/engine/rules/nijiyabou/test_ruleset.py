@@ -221,3 +221,18 @@ def test_a_designation_for_a_liver_an_earlier_move_takes_away_says_it_will_not_r
     )
     _, outcome = RULESET.resolve(state, [move, relief], SeededSource(b"k" * 32))
     assert "東京 救援：月ノ美兎は東京にいる自国のライバーではありません（実行されず）" in outcome.plain
+
+
+def test_an_alliance_or_surrender_without_the_other_side_says_it_will_not_be_made_as_things_stand() -> None:
+    """§4 「両国の合意によって降伏した国の…」「降伏には両国のコマンド提出が必要です」."""
+    state = claimed()
+    ally = order("東京：外交 同盟 神奈川", "アリス◆ALICE", 3)
+    assert (
+        RULESET.remark(state, ally, [])
+        == "剣持刀也の国の「外交 同盟 東京」がまだないため、このままでは成立しません"
+    )
+    answer = order("神奈川：外交 同盟 東京", "ボブ◆BOB", 4)
+    assert RULESET.remark(state, answer, [ally]) is None
+    demand = order("東京：外交 降伏させる 剣持刀也", "アリス◆ALICE", 5)
+    assert "「外交 降伏する 東京」がまだない" in RULESET.remark(state, demand, [])
+    assert RULESET.remark(state, order("神奈川：外交 降伏する 東京", "ボブ◆BOB", 6), [demand]) is None
