@@ -10,31 +10,15 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from werkzeug.wrappers import Request, Response
-
 from engine.config import BotConfig, GameConfig
 from engine.rules import REGISTRY
 from poster.consecutive import HOLD_NOTICE
 from scheduler import ThreadBot
 from scraper.fetch import make_session
 from store.db import Store
+from tests.bot.test_pace_on_board import refusals_of
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
 from tests.test_scheduler_periods import Clock
-
-
-def refusals(board: LocalBoard) -> list[str]:
-    """Every pace or 連投 refusal the board gives the bot."""
-    refused: list[str] = []
-
-    def watch(request: Request, forward) -> Response:
-        answer = forward()
-        page = answer.get_data().decode("cp932", errors="replace")
-        if "ＥＲＲＯＲ" in page:
-            refused.append(page)
-        return answer
-
-    board.script.script("POST", "/test/bbs.cgi", watch, times=None)
-    return refused
 
 
 def small_battle_royale(path: Path) -> Path:
@@ -71,7 +55,7 @@ def test_a_battle_royale_nobody_writes_in_ends_under_renkou_kisei_with_two_nudge
     )
     store = Store(tmp_path / "bot.sqlite")
     try:
-        refused = refusals(board)
+        refused = refusals_of(board, "ＥＲＲＯＲ")  # a 501 連続投稿 or a 593, any refusal
         bot = ThreadBot(config, BotConfig(name=BOT_NAME), store, make_session(), clock, registry=REGISTRY)
         nudges, held_since = 0, None
         for _ in range(5000):

@@ -22,14 +22,14 @@ from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
 from tests.test_scheduler_periods import GM_TRIP, SCHEDULE, Clock
 
 
-def refusals_of(board: LocalBoard) -> list[str]:
-    """Every samba page the board gives the bot, as the bot reads it."""
+def refusals_of(board: LocalBoard, mark: str = "たたないと書けません") -> list[str]:
+    """Every samba page (every page holding `mark`) the board gives the bot, as the bot reads it."""
     refused: list[str] = []
 
     def watch(request: Request, forward) -> Response:
         answer = forward()
         page = answer.get_data().decode("cp932", errors="replace")
-        if "たたないと書けません" in page:
+        if mark in page:
             refused.append(page)
         return answer
 
