@@ -174,3 +174,56 @@ def test_the_seeds_own_wording_reads_as_the_command() -> None:
     assert parse_command("調べる ユイ") == Words(None, "調査", ("ユイ",))
     found = parse_command("対決判定 ユイ 反射")
     assert isinstance(found, Opposed) and found.target == "ユイ"
+
+
+HONEST = (  # the seed's commands as a player writes them: each read as a command
+    "肉体判定",
+    "〈反射〉+2",
+    "判定 知識 目標12",
+    "対決 ユイ 反射",
+    "対決判定 ユイ 反射 知識",
+    "チャンスメイク",
+    "起死回生 ユイ",
+    "不屈の闘志",
+    "不撓不屈",
+    "絶対回避",
+    "BP消費 2 ユイ",
+    "とどめを刺す クロウ",
+    "感情ロール ユイ",
+    "感情上昇 ユイ 3",
+    "裏ハンドアウト公開 ユイ",
+    "調査 ユイ",
+    "伝達 ユイ ケン",
+    "同意 ケン",
+    "拒否 ケン",
+    "サブアクションで移動",
+    "メイン移動",
+    "行動放棄",
+    "行動 5 スラッシュ",
+    "移動コスト ユイ -1",
+    "ダメージ ユイ 8",
+    "MP消費 3",
+    "アキラ: 肉体判定",
+    ">>12 同意 アキラ",
+    "ＭＰ消費　３",
+)
+CHAT = (
+    "こんばんは",
+    "よろしくお願いします",
+    "アキラ「行くぞ！」",
+    "今日は判定がよく回るね",
+    "> 肉体判定",
+    "ユイかわいい",
+    "https://example.com/sheet",
+    "（ダイス目がひどい）",
+    "戦闘楽しみ",
+)
+
+
+def test_honest_lines_are_read_and_chat_is_left_alone() -> None:
+    for text in HONEST:
+        assert parse_command(text.removeprefix("> ")) is not None, text
+    from engine.rules.dystopia import RULESET
+
+    for text in CHAT:
+        assert RULESET.parse_post(text) is None, text
