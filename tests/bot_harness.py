@@ -130,8 +130,13 @@ def check_dice_line(line: str, count: int, sides: int) -> list[int]:
 
 
 def write_config(path: Path, database: Path, thread_url: str, **game: object) -> Path:
+    """A configuration of one game; without `gm_trips` it is an open table (the bot starts no game
+    without a GM unless the configuration says so)."""
+    if "gm_trips" not in game:
+        game = {"open_table": True, **game}
     options = "\n".join(
-        f"{key} = {value!r}" if isinstance(value, str) else f"{key} = {value}" for key, value in game.items()
+        f"{key} = {value!r}" if isinstance(value, str) else f"{key} = {str(value).lower()}"
+        for key, value in game.items()
     )
     path.write_text(
         f"""[bot]

@@ -64,7 +64,8 @@ def test_run_says_so_when_the_pages_port_is_taken(tmp_path: Path) -> None:
         config = tmp_path / "bot.toml"
         config.write_text(
             f'[bot]\ndatabase = "{tmp_path / "b.sqlite"}"\n[web]\nport = {port}\n'
-            '[[game]]\nid = "g"\nrules = "dice"\nthread = "http://127.0.0.1:9/test/read.cgi/test/1700000000/"\n',
+            '[[game]]\nid = "g"\nrules = "dice"\nthread = "http://127.0.0.1:9/test/read.cgi/test/1700000000/"\n'
+            "open_table = true\n",
             "utf-8",
         )
         result = CliRunner().invoke(main, ["run", str(config)])
