@@ -19,7 +19,7 @@ from pathlib import Path
 import requests
 
 from board.admin import open_thread
-from board.server import BoardServer, make_app
+from board.server import BoardServer, make_app, raise_open_files_limit
 from store.db import Store
 from web.server import GamePage
 
@@ -79,6 +79,7 @@ def measure(server: BoardServer, page: GamePage, key: str) -> dict[str, float]:
 
 
 def main() -> None:
+    raise_open_files_limit(4 * (IDLE + SLOW) + 256)  # both crowds, and the servers' ends, in this process
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         app = make_app(data, ["test"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})

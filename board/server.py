@@ -84,7 +84,7 @@ class _Channel(HTTPChannel):
 
 
 def _create(app: Callable, host: str, port: int, trust_proxy: bool, channel_timeout: float = CHANNEL_TIMEOUT):
-    _enough_files(CONNECTION_LIMIT + 64)
+    raise_open_files_limit(CONNECTION_LIMIT + 64)
     server = create_server(
         app,
         host=host,
@@ -101,7 +101,7 @@ def _create(app: Callable, host: str, port: int, trust_proxy: bool, channel_time
     return server
 
 
-def _enough_files(wanted: int) -> None:
+def raise_open_files_limit(wanted: int) -> None:
     """Raise the soft limit of open files towards `wanted` (never past the hard limit)."""
     try:
         import resource

@@ -12,12 +12,23 @@ from pathlib import Path
 import pytest
 import requests
 
-from bench.bench_crowd import crowd
+from bench.bench_crowd import IDLE, SLOW, crowd
 from board.admin import open_thread
-from board.server import BoardServer, make_app
+from board.server import BoardServer, make_app, raise_open_files_limit
 from store.db import Store
 from tests.board.test_http import UA
 from web.server import GamePage
+
+
+@pytest.fixture(autouse=True)
+def enough_files() -> None:
+    """The crowd's sockets and the server's ends of them live in this one process."""
+    resource = pytest.importorskip("resource", reason="no resource module: the open-files limit is unknown")
+    needed = 2 * (IDLE + SLOW) + 256
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"a crowd needs {needed} open files in this process; the hard limit here is {hard}")
+    raise_open_files_limit(needed)
 
 
 @pytest.fixture
