@@ -36,12 +36,16 @@ def test_adjudicate_previews_a_season_and_carries_the_state(tmp_path: Path) -> N
     assert again.output.startswith("【にじ野望 1615年夏の判定】") and "東京 内政：国力+3 → 7" in again.output
 
 
-def test_simulated_games_end_and_say_they_cannot_be_verified() -> None:
-    figures = json.loads(sim.simulate({}, 2, "test", as_json=True))
-    assert figures["finished"] == 2 and figures["verifiable"] is False
-    assert 0 < figures["seasons_min"] <= figures["seasons_max"] < sim.SEASON_CAP
-    text = CliRunner().invoke(main, ["simulate", "nijiyabou", "--runs", "1", "--seed", "x"]).output
-    assert "天下統一で終わった回: 1／1" in text and "検証できません" in text
+def test_simulated_games_end_and_say_they_cannot_be_verified(monkeypatch) -> None:
+    """One whole game by random lords ends in unification; the command line reports it (the same
+    game's figures, not a second game: a whole game is the slow part)."""
+    game = sim.play({}, "simulate|test|0")
+    assert game["finished"] and 0 < game["seasons"] < sim.SEASON_CAP
+    monkeypatch.setattr(sim, "play", lambda scenario, seed: game)
+    figures = json.loads(sim.simulate({}, 1, "test", as_json=True))
+    assert figures["finished"] == 1 and figures["verifiable"] is False
+    text = CliRunner().invoke(main, ["simulate", "nijiyabou", "--runs", "1", "--seed", "test"]).output
+    assert f"天下統一で終わった回: 1／1、平均 {game['seasons']}.0季節" in text and "検証できません" in text
 
 
 def test_help_names_every_rule_and_default() -> None:
