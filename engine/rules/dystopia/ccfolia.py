@@ -59,6 +59,14 @@ def ccfolia_data(body: str) -> dict[str, Any] | None:
     return None
 
 
+_CHARACTER_START = re.compile(r'\{\s*"kind"\s*:\s*"character"')
+
+
+def looks_cut(body: str) -> bool:
+    """A post that starts a ココフォリア character JSON that does not parse (cut short, say)."""
+    return bool(_CHARACTER_START.search("".join(body.split("\n")))) and ccfolia_data(body) is None
+
+
 def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
     found = data.get(key)
     if found is None:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.report import Block, Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.dystopia import bp, combat, handouts, resolution, scenes
-from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch
+from engine.rules.dystopia.ccfolia import ccfolia_data, ccfolia_patch, looks_cut
 from engine.rules.dystopia.context import Context, require_affectable, sheet_owners
 from engine.rules.dystopia.creation import play_breaches
 from engine.rules.dystopia.grammar import (
@@ -271,6 +271,12 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
         character = ccfolia_data(body)
         if character is not None:
             return OrderText(("ccfolia", character), "ココフォリアのキャラクター")
+        if looks_cut(body):
+            return Rejection(
+                "ココフォリアのキャラクター",
+                "ココフォリアのキャラクターJSONが読めません（途中で切れているか、形が違います）。"
+                "1つの書き込みに収まらないときは【キャラシート】の行で貼ってください",
+            )
         found = parse_lines(body)
         if not found:
             return None

@@ -202,11 +202,13 @@ def test_a_ccfolia_character_pasted_in_a_post_is_imported() -> None:
     ]
 
 
-def test_json_that_is_not_a_ccfolia_character_is_chat() -> None:
+def test_json_that_is_not_a_ccfolia_character_is_chat_and_a_cut_one_is_answered() -> None:
     from engine.rules.dystopia import RULESET
+    from engine.ruleset import Rejection
 
     assert RULESET.parse_post('{"kind": "item", "data": {}}') is None
-    assert RULESET.parse_post('{"kind": "character", "data": ') is None
+    cut = RULESET.parse_post('{"kind": "character", "data": {"name": "ミオ", "params": [')
+    assert isinstance(cut, Rejection) and "途中で切れている" in cut.reason  # answered, not taken for chat
 
 
 def test_without_gm_trips_no_one_overwrites_another_trips_sheet() -> None:
