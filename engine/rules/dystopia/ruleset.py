@@ -260,6 +260,10 @@ class DystopiaRuleset(ImmediateRuleset[State, Any]):
     def state_from_dict(self, data: dict) -> State:
         return State.from_dict(data)
 
+    def seats(self, state: State) -> Sequence[str]:
+        """Every character: each is played by its owner, or (an NPC, an unclaimed PC) by a GM."""
+        return list(state.sheets)
+
     def owners(self, state: State, thing: str) -> Owners:
         """A character is played by its sheet's owner; an NPC or an unclaimed PC by a GM alone."""
         sheet = state.sheets.get(thing)

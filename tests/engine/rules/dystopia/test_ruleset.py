@@ -188,3 +188,14 @@ def test_the_gm_is_the_configurations_only_an_old_scenario_gm_names_nobody() -> 
     assert "シーンはGMだけが使えます" in answer.plain
     _, answer = play(state, "シーン ドラマ", GM)
     assert "シーン1：ドラマ" in answer.plain
+
+
+def test_every_character_is_a_seat_and_only_its_owner_or_a_gm_acts_for_it() -> None:
+    from engine.ruleset import Author
+
+    state = start()
+    assert set(RULESET.seats(state)) == {"アキラ", "ユイ", "ケン", "クロウ"}
+    akira, stranger, gm = Author.of(AKIRA), Author.of("通りすがり"), Author.of(GM, gm=True)
+    assert RULESET.may_act_for(state, akira, "アキラ") and not RULESET.may_act_for(state, akira, "ユイ")
+    assert not RULESET.may_act_for(state, akira, "クロウ") and RULESET.may_act_for(state, gm, "クロウ")
+    assert not any(RULESET.may_act_for(state, stranger, seat) for seat in RULESET.seats(state))
