@@ -215,11 +215,13 @@ def _gm_trips(key: str) -> tuple[str, ...]:
 def _game_ids(config: Path) -> set[str]:
     """The ids of the games a configuration already has (it must be TOML a game can be added to)."""
     try:
-        data = tomllib.loads(config.read_text("utf-8"))
+        text = config.read_text("utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise click.ClickException(f"{config}: 読めないためゲームを足せません ({error})") from error
     tables = data.get("game", [])
-    if not isinstance(tables, list):
+    # a `game = [...]` written inline cannot take a [[game]] table after it: TOML would refuse the file
+    if not isinstance(tables, list) or (tables and "[[game]]" not in text):
         raise click.ClickException(f"{config}: game が [[game]] の表ではないため、ゲームを足せません")
     return {str(table.get("id")) for table in tables if isinstance(table, dict)}
 

@@ -50,6 +50,11 @@ def test_three_games_of_one_configuration_run_in_one_process_with_one_page(
     new("guess", "--config", "table/threadgm.toml", *local)  # the same rules again: numbered
     taken = CliRunner().invoke(main, ["new", "dice", "--config", "table/threadgm.toml", "--id", "guess"])
     assert taken.exit_code == 1 and "もうあります" in taken.output
+    inline = Path("inline.toml")
+    inline.write_text('game = [{id = "a", rules = "dice", thread = "x"}]\n', "utf-8")
+    refused = CliRunner().invoke(main, ["new", "dice", "--config", str(inline), *local])
+    assert refused.exit_code == 1 and "ゲームを足せません" in refused.output
+    assert inline.read_text("utf-8").count("\n") == 1  # the GM's file is left as it was
     assert sorted(p.name for p in Path("table").iterdir()) == [
         "scenario-battle-royale.toml",
         "scenario-guess-2.toml",
