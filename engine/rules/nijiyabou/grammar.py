@@ -125,7 +125,7 @@ def canonical(command: Command) -> str:
 def parse_line(raw: str, livers: Mapping[str, str] | None = None) -> OrderText | Rejection | None:
     """One line as an order (None: chat). `livers`: where each liver stands (key → area), to answer a
     line headed by a liver's name with its area; the seed's own list when not given."""
-    text = _ANCHORS.sub("", _DOT.sub("・", nfkc(raw)).strip())
+    text = _ANCHORS.sub("", _DOT.sub("・", nfkc(raw)).strip()).rstrip("。.!")  # `東京：内政。` reads
     if (match := _ACT_LINE.match(text)) is not None:
         return _done(raw, _act(match[1], _tokens(match[2])))
     if (match := _AREA_LINE.match(text)) is not None:
