@@ -236,3 +236,16 @@ def test_an_alliance_or_surrender_without_the_other_side_says_it_will_not_be_mad
     demand = order("東京：外交 降伏させる 剣持刀也", "アリス◆ALICE", 5)
     assert "「外交 降伏する 東京」がまだない" in RULESET.remark(state, demand, [])
     assert RULESET.remark(state, order("神奈川：外交 降伏する 東京", "ボブ◆BOB", 6), [demand]) is None
+
+
+def test_the_receipt_says_which_sortie_unit_stays_home() -> None:
+    """§11 「出陣の時に同時に兵力・部隊零の武将を出陣させること…はできません」: at intake the unit of
+    兵力0 is refused and the rest go; a sortie of nothing but such units is refused whole."""
+    state = claimed()
+    state.livers["静凛"].area = "東京"
+    state.livers["静凛"].country = "月ノ美兎"
+    mixed = order("東京：出陣 神奈川 月ノ美兎(足軽) 静凛(騎兵)", "アリス◆ALICE", 3)
+    assert RULESET.check(state, mixed) is None
+    assert RULESET.remark(state, mixed, []) == "静凛の騎兵は兵力0のため出陣できません。ほかの部隊で出陣します"
+    empty = order("東京：出陣 神奈川 静凛(騎兵)", "アリス◆ALICE", 4)
+    assert RULESET.check(state, empty) == "静凛の騎兵は兵力0のため出陣できません"
