@@ -143,7 +143,9 @@ class OutboxSender:
             post = self._one_post(rows[index:], ref, limits, now, batch=in_a_row is not None, notice=notice)
             if index + len(post) == len(rows) and game_over:
                 notice = None  # nothing is held: the game's last post says nothing of waiting
-            body = "\n\n".join([*(part.body for part in post), *([notice] if notice else [])])
+            body = "\n\n".join(part.body for part in post)
+            if notice and (limits is None or fits_post(f"{body}\n\n{notice}", limits)):
+                body = f"{body}\n\n{notice}"  # (a row rendered for a board without the limit: alone)
             ids = [part.id for part in post]
             self.store.mark_sending(ids, last_number, settle_after=now + LANDING_TIME, body=body)
             try:

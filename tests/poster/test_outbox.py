@@ -255,3 +255,18 @@ def test_under_a_consecutive_limit_the_last_allowed_post_carries_what_fits_and_s
     # someone wrote: the bot goes on by itself; the game is over, so nothing is said about waiting
     assert outbox.send(REF, REF.id, 5, lambda n: True, limits, limit, game_over=True).sent == 1
     assert writer.sent[1] == bodies["c"]
+
+
+def test_the_notice_never_makes_a_full_post_too_long_for_the_board(store: Store) -> None:
+    from poster.consecutive import ConsecutiveLimit
+
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    full = "\n".join(["【報告】", *["行"] * 23])  # 24 lines: all the board takes
+    store.queue("a", REF.id, "report", full, clock[0])
+    # the last post 連投規制 allows (one of one), but the row alone fills it: it goes, unchanged
+    assert (
+        outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(lines=24), ConsecutiveLimit.of(1)).sent == 1
+    )
+    assert writer.sent == [full]
