@@ -22,6 +22,9 @@ import regex
 
 GONE_APART = timedelta(minutes=10)
 LIST_AGE = timedelta(hours=1)  # how old the board's list "as before" may grow before it is read again
+LIST_RETRY = timedelta(
+    minutes=5
+)  # after a list that could not be read: a board's broken list is not asked every poll
 # The boards' own words for a thread that is not there (ex0ch read.cgi's error, 5ch's archive page).
 _GONE_PAGE = regex.compile(r"スレッドが存在しません|過去ログ倉庫に格納されています|dat落ち")
 
@@ -52,6 +55,7 @@ class GoneWitness:
         self.apart = apart
         self._first: _Sighting | None = None
         self._before: _Listing | None = None
+        self._asked_at: datetime | None = None
 
     def reset(self) -> None:
         """The thread was read: whatever was seen before was a passing fault."""
@@ -59,10 +63,13 @@ class GoneWitness:
 
     def needs_list(self, now: datetime) -> bool:
         """Whether the board's list as it is while the thread can be read should be read (again)."""
+        if self._asked_at is not None and now - self._asked_at < LIST_RETRY:
+            return False
         return self._before is None or now - self._before.at >= LIST_AGE
 
     def known(self, listed: list[str] | None, now: datetime) -> None:
         """The board's list, read while the thread could be read (None: it could not be read)."""
+        self._asked_at = now
         if listed:
             self._before = _Listing(now, frozenset(listed))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.keys import JST
-from scraper.gone import GONE_APART, LIST_AGE, GoneWitness, gone_page
+from scraper.gone import GONE_APART, LIST_AGE, LIST_RETRY, GoneWitness, gone_page
 
 T0 = datetime(2026, 12, 1, 21, 0, tzinfo=JST)
 OURS = str(int(T0.timestamp()) - 5000)
@@ -48,10 +48,10 @@ def test_without_the_list_from_while_it_could_be_read_nothing_is_proof() -> None
     for minutes in (0, 20, 40):
         proven, why = seen.observe(OURS, "HTTP 404", OTHERS, T0 + timedelta(minutes=minutes))
         assert not proven and "no list of the board" in why
-    seen.known(None, T0)  # could not be read: still none
-    assert seen.needs_list(T0)
-    seen.known([OURS], T0)
-    assert not seen.needs_list(T0 + LIST_AGE / 2) and seen.needs_list(T0 + LIST_AGE)
+    seen.known(None, T0)  # could not be read: still none, asked again a little later, not every poll
+    assert not seen.needs_list(T0 + LIST_RETRY / 2) and seen.needs_list(T0 + LIST_RETRY)
+    seen.known([OURS], T0 + LIST_RETRY)
+    assert not seen.needs_list(T0 + LIST_AGE) and seen.needs_list(T0 + LIST_RETRY + LIST_AGE)
 
 
 def test_a_read_or_a_listing_in_between_starts_the_count_again() -> None:
