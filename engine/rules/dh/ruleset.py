@@ -200,6 +200,10 @@ class DHRuleset(ClockedRuleset[DHState, Command]):
     def players(self, state: DHState) -> list[str] | None:
         return ready_characters(state) or None
 
+    def seats(self, state: DHState) -> Sequence[str]:
+        """Both sides: what someone submits for (`players` names only the acting side's characters)."""
+        return [side.name for side in state.sides]
+
     def owners(self, state: DHState, thing: str) -> Owners:
         """A side's lines come from its submitters (`side_owners`); a character is its side's."""
         character = state.characters.get(thing)

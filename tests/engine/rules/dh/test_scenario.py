@@ -8,6 +8,7 @@ import tomllib
 
 import pytest
 
+from engine.config import untripped_seats
 from engine.rng import SeededSource
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.state import COUNTER, FIELD, PASSIVE, Options
@@ -239,3 +240,15 @@ def test_only_the_listed_trip_submits_whatever_the_name() -> None:
 def test_a_name_a_line_would_read_as_something_else_is_refused(name: str) -> None:
     with pytest.raises(RulesetError, match="始められず"):
         RULESET.read_scenario(MINIMAL.replace('name = "一"', f'name = "{name}"'))
+
+
+def test_both_sides_are_seats_and_an_open_table_is_warned_about() -> None:
+    """Issue 24: the warning at start names every side anyone may submit for (the first side's
+    characters alone were the default seats)."""
+    closed = RULESET.initial_state(RULESET.read_scenario(MINIMAL))
+    assert RULESET.seats(closed) == ["A", "B"] and untripped_seats(RULESET, closed) == []
+    opened = RULESET.initial_state(RULESET.read_scenario("[game]\nopen = true\n" + MINIMAL))
+    assert untripped_seats(RULESET, opened) == [
+        "「A」は誰でも（トリップなしでも）出せます",
+        "「B」は誰でも（トリップなしでも）出せます",
+    ]
