@@ -105,6 +105,24 @@ PLAYER_WORDS: dict[str, tuple[int, ...]] = {  # a word and how many words may fo
 }
 
 
+EXAMPLES = {  # the form each word takes, for the answer to a line that uses it wrongly
+    "とどめ": "とどめ ユイ",
+    "感情ロール": "感情ロール ユイ",
+    "感情上昇": "感情上昇 ユイ 3",
+    "裏ハンドアウト公開": "裏ハンドアウト公開 ユイ",
+    "調査": "調査 ユイ",
+    "伝達": "伝達 ユイ ケン",
+    "同意": "同意 ケン",
+    "拒否": "拒否 ケン",
+    "シート確認": "シート確認 ユイ",
+    "状況": "状況",
+    "サブ移動": "サブ移動",
+    "メイン移動": "メイン移動",
+    "行動放棄": "行動放棄",
+    "行動": "行動 5 スラッシュ",
+    "移動コスト": "移動コスト ユイ -1",
+}
+
 # The seed's own wording for a command, read as the command.
 ALIASES = {
     "とどめを刺す": "とどめ",
@@ -180,7 +198,7 @@ def _words(text: str, actor: str | None) -> Words | None:
     if word in PLAYER_WORDS:
         if len(args) in PLAYER_WORDS[word]:
             return Words(actor, word, args)
-        raise DystopiaError(f"{written}の書き方が違います（ヘルプ を見てください）")
+        raise DystopiaError(f"{written}の書き方が違います。もしかして: {EXAMPLES[word]}")
     if word in GM_WORDS:
         return Words(actor, word, args)
     return None

@@ -227,3 +227,21 @@ def test_honest_lines_are_read_and_chat_is_left_alone() -> None:
 
     for text in CHAT:
         assert RULESET.parse_post(text) is None, text
+
+
+def test_a_command_word_used_wrongly_is_answered_with_its_form() -> None:
+    import pytest
+
+    from engine.rules.dystopia.grammar import EXAMPLES, PLAYER_WORDS
+    from engine.rules.dystopia.state import DystopiaError
+
+    assert set(EXAMPLES) == set(PLAYER_WORDS)
+    for text, form in (
+        ("感情上昇 ユイ", "感情上昇 ユイ 3"),
+        ("伝達 ユイ", "伝達 ユイ ケン"),
+        ("状況 全部", "状況"),
+    ):
+        with pytest.raises(DystopiaError, match=f"もしかして: {form}$"):
+            parse_command(text)
+    for word, example in EXAMPLES.items():
+        assert parse_command(example) is not None, word
