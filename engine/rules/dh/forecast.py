@@ -108,12 +108,18 @@ def _power_problem(ctx: Context, user: Character, power: Power, command: Command
 def _cannot_act(character: Character, phase: int) -> str | None:
     """行動の前提条件 3 and 4 as the receipt words them (None: the character may act)."""
     if why_cannot_act(character) is None:
-        return None if present_since(character, phase) else "2つ前のフェイズからMAP上にいない（条件3）"
+        return (
+            None
+            if present_since(character, phase)
+            else "2つ前のフェイズからMAP上にいないため行動できません（条件3）"
+        )
     if not character.alive:
-        return "死亡している"
+        return "死亡しているため行動できません"
     if character.square is None:
-        return "戦線離脱中の" if holds(character, AWAY) else "MAP上にいない"
-    return "行動不能の"
+        return (
+            "戦線離脱中のため行動できません" if holds(character, AWAY) else "MAP上にいないため行動できません"
+        )
+    return "行動不能のため行動できません（条件4）"
 
 
 def _foretell(state: DHState, command: Command) -> tuple[str | None, list[str]]:
@@ -123,7 +129,7 @@ def _foretell(state: DHState, command: Command) -> tuple[str | None, list[str]]:
         return None, []
     why = _cannot_act(character, state.phase)
     if why is not None:
-        return None, [f"{why}ため行動できません"]
+        return None, [why]
     end, said = _move(state, character, command.square)
     if end is None:
         return None, [f"{said}{STAYS}"]

@@ -102,7 +102,7 @@ def test_the_promises_of_the_played_game_in_words() -> None:
     assert words["書記 B3移動 攻撃 番長"] == "番長は同マスにいないため通常攻撃できません（このままなら待機）"
     assert words["番長 C5移動 攻撃 会長"] == "会長は同マスにいないため通常攻撃できません（このままなら待機）"
     assert words["書記 A7移動 待機"] == "A7へは移動力2では届かないため移動できません（このままなら待機）"
-    assert words["新入り C6移動 待機"] == "2つ前のフェイズからMAP上にいない（条件3）ため行動できません"
+    assert words["新入り C6移動 待機"] == "2つ前のフェイズからMAP上にいないため行動できません（条件3）"
     assert "能力休み中" in words["舎弟 能力 対象は書記"]
     assert words["スケバン D3移動 攻撃 会計"] == "ZoCによりD4で止まります"
 
