@@ -31,7 +31,7 @@ MAX_LINES = 8  # commands answered in one post
 
 _STAT = "|".join(STATS)
 _ACTOR = re.compile(r"^(?P<actor>[^:\s]{1,24}):\s*(?P<rest>.+)$")
-_BRACKET = re.compile(rf"^[〈<](?P<stat>{_STAT})[〉>](?:判定)?(?P<tail>.*)$")
+_BRACKET = re.compile(r"^[〈<](?P<stat>[^〉>\s]{1,8})[〉>](?:判定)?(?P<tail>.*)$")
 _NAMED = re.compile(rf"^(?P<stat>{_STAT})判定(?P<tail>.*)$")
 _PLAIN = re.compile(r"^判定\s+(?P<stat>\S+?)(?=$|[\s+\-\[<>≧目CF])(?P<tail>.*)$")
 _OPPOSED = re.compile(

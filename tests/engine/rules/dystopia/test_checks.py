@@ -245,3 +245,13 @@ def test_a_command_word_used_wrongly_is_answered_with_its_form() -> None:
             parse_command(text)
     for word, example in EXAMPLES.items():
         assert parse_command(example) is not None, word
+
+
+def test_a_bracketed_stat_that_is_none_is_answered() -> None:
+    import pytest
+
+    from engine.rules.dystopia.state import DystopiaError
+
+    with pytest.raises(DystopiaError, match="「筋力」は能力値ではありません"):
+        parse_command("〈筋力〉+2")
+    assert parse_command("〈反射〉+2") == Check(None, "反射", 2)
