@@ -160,7 +160,7 @@ def test_no_scenario_key_or_program_value_reaches_help() -> None:
 def test_help_states_the_lines_and_corrections() -> None:
     assert "名前: D3で能力使用 対象は相手" in HELP and "Ｃ４＝C4" in HELP
     assert ">>12 名前 D1移動" in HELP and "2行目（違う行動）は無効" in HELP
-    assert "状態 と書くと" in HELP and "このままなら待機" in HELP
+    assert "状態 で盤面と一覧を表示します" in HELP and "このままなら待機" in HELP
     assert "Left out" in SEED_NOTE
 
 
