@@ -131,6 +131,14 @@ def rules_in_force(state: DHState) -> list[str]:
     found += [f"増援 {w.side} 第{w.turn}ターン {w.count}人" for w in state.reinforcements]
     found.append(f"遅刻 最初{options.late_first}人＋1分ごと{options.late_per_minute}人")
     found.append(SECOND_LINE_TEXT[options.second_line])
+    # The other options only where the scenario changed them (HELP names every default).
+    found += [f"移動力 {options.move}"] if options.move != 2 else []
+    found += ["ZoCで行動キャンセル"] if options.zoc_cancels else []
+    found += ["発動失敗でも制約・能力休み"] if options.failed_activation_pays else []
+    if options.mental_rates != [100, 50, 25]:
+        rates = "・".join(f"精神{mind}→{rate}%" for mind, rate in enumerate(options.mental_rates))
+        found.append(f"精神攻撃の成功率 {rates}")
+    found += [f"ステータス上限 {options.stat_budget}"] if options.stat_budget else []
     found += [f"{side.name}は誰でも提出できます" for side in state.sides if state.open and not side.trips]
     return found
 

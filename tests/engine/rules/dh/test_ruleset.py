@@ -240,3 +240,19 @@ def test_the_opening_names_the_reading_of_a_second_line() -> None:
     assert "同じキャラクターは最後の行が有効" in RULESET.rules_in_force(state)
     with pytest.raises(RulesetError, match="second_line は void・last"):
         RULESET.read_scenario(ARENA.read_text("utf-8") + '\n[options]\nsecond_line = "first"\n')
+
+
+def test_the_opening_names_every_option_the_scenario_changed() -> None:
+    state = arena()
+    state.options.move, state.options.zoc_cancels, state.options.failed_activation_pays = 3, True, True
+    state.options.mental_rates, state.options.stat_budget = [100, 40], 30
+    phrases = RULESET.rules_in_force(state)
+    for phrase in (
+        "移動力 3",
+        "ZoCで行動キャンセル",
+        "発動失敗でも制約・能力休み",
+        "精神攻撃の成功率 精神0→100%・精神1→40%",
+        "ステータス上限 30",
+    ):
+        assert phrase in phrases
+    assert not any("移動力" in phrase or "ZoC" in phrase for phrase in RULESET.rules_in_force(arena()))
