@@ -32,6 +32,8 @@ from engine.rules.dystopia.intake import sheet_report, take_sheet
 from engine.rules.dystopia.scenes import scene_title
 from engine.rules.dystopia.settings import SETTINGS, set_path
 from engine.rules.dystopia.sheets import (
+    EXTRA_STATS,
+    LABELS,
     SHEET_HEADING,
     apply_patch,
     is_sheet_post,
@@ -39,7 +41,7 @@ from engine.rules.dystopia.sheets import (
     sheet_lines,
     sheet_posts,
 )
-from engine.rules.dystopia.state import DOWN, DystopiaError, Handout, Options, Sheet, State
+from engine.rules.dystopia.state import BASE_STATS, DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.verify import audit_handouts, published_keys
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Owners, Rejection, RulesetError, ThreadAudit
 
@@ -65,6 +67,13 @@ def _options(scenario: Mapping[str, Any]) -> Options:
             raise DystopiaError(
                 f"シナリオの {key} は {type(default).__name__} の値で書いてください（{value!r}）"
             )
+    known_fields = {*LABELS.values(), *BASE_STATS, *EXTRA_STATS, "能力値"}
+    unknown_fields = [f for f in values.get("sheet_fields", []) if f not in known_fields]
+    if unknown_fields:
+        raise DystopiaError(
+            f"シナリオの sheet_fields の {'、'.join(unknown_fields)} はシートの項目ではありません"
+            f"（{'、'.join(sorted(known_fields))}）"
+        )
     return Options(**values)
 
 

@@ -199,3 +199,11 @@ def test_every_character_is_a_seat_and_only_its_owner_or_a_gm_acts_for_it() -> N
     assert RULESET.may_act_for(state, akira, "アキラ") and not RULESET.may_act_for(state, akira, "ユイ")
     assert not RULESET.may_act_for(state, akira, "クロウ") and RULESET.may_act_for(state, gm, "クロウ")
     assert not any(RULESET.may_act_for(state, stranger, seat) for seat in RULESET.seats(state))
+
+
+def test_sheet_fields_must_name_fields_of_the_sheet() -> None:
+    with pytest.raises(RulesetError, match="シナリオの sheet_fields の 好物 はシートの項目ではありません"):
+        RULESET.initial_state({"sheet_fields": ["種族", "好物"]})
+    assert (
+        RULESET.initial_state({"sheet_fields": ["種族", "能力値", "HP"]}).options.sheet_fields[1] == "能力値"
+    )
