@@ -201,10 +201,13 @@ def _is_word(command: Any, use: str) -> bool:
 
 
 def _lock_played(before: State, after: State) -> None:
-    """A sheet that play changed is locked: from now on its owner's re-post changes only sheet_fields."""
+    """A sheet in play — changed by a command, or making a check — is locked: from now on its owner's
+    re-post changes only sheet_fields (a check made on stats a re-post could then raise is play too)."""
+    checked = {name for name, record in after.last_checks.items() if before.last_checks.get(name) != record}
     for name, sheet in after.sheets.items():
         old = before.sheets.get(name)
-        if old is not None and not sheet.locked and old.to_dict() != sheet.to_dict():
+        changed = old is not None and old.to_dict() != sheet.to_dict()
+        if not sheet.locked and (changed or name in checked):
             sheet.locked = True
 
 

@@ -265,3 +265,10 @@ def test_a_sheet_the_gm_posted_is_locked_like_the_scenarios() -> None:
     state, _ = play(start(), SHEET + "\nPL: ◆JAY", GM)
     state, answer = play(state, "【キャラシート】\n名前: ジェイ\nHP: 99\nコネクション: アキラ/友情/9", JAY)
     assert state.sheets["ジェイ"].hp == 20 and "変更しなかった項目：HP、コネクション" in answer.plain
+
+
+def test_a_sheet_that_made_a_check_is_in_play() -> None:
+    state, _ = play(start(), SHEET, JAY)
+    state, _ = play(state, "肉体判定", JAY, [(6, 1)] * 3)
+    state, answer = play(state, "【キャラシート】\n名前: ジェイ\n肉体: 12", JAY)
+    assert state.sheets["ジェイ"].stats["肉体"] == 6 and "変更しなかった項目：肉体" in answer.plain
