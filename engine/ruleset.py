@@ -480,7 +480,7 @@ class Registry:
                 return entry  # another thread loaded it meanwhile
             module, _, attribute = entry.partition(":")
             ruleset = getattr(importlib.import_module(module), attribute)
-            if ruleset.ID != ruleset_id:
+            if ruleset_id != ruleset.ID:
                 raise ValueError(f"{entry} is the ruleset {ruleset.ID!r}, registered as {ruleset_id!r}")
             self._rulesets[ruleset_id] = ruleset
             return ruleset
