@@ -33,13 +33,15 @@ def board(tmp_path: Path):
 def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
     """Every game the suite plays: when its store closes, each stored period's state is folded again
     from the scenario and the log and must be byte for byte the snapshot (the snapshot is a cache);
-    and no post it wrote told a secret before its time (tests/secrets_watch.py)."""
+    and no post it wrote told a secret before its time (tests/secrets_watch.py), nor showed a Python
+    value, a configuration key or a file path (tests/leaks_watch.py)."""
     import scheduler
     from store.db import Store
+    from tests.leaks_watch import LeaksWatch
     from tests.secrets_watch import SecretsWatch
 
     bots: list = []
-    secrets = SecretsWatch()
+    secrets, leaks = SecretsWatch(), LeaksWatch()
     original_init, original_close = scheduler.ThreadBot.__init__, Store.close
 
     def track(self, *args, **kwargs) -> None:
@@ -54,11 +56,13 @@ def every_game_refolds(monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(scheduler.ThreadBot, "__init__", track)
     secrets.install(monkeypatch, bots)
+    leaks.install(monkeypatch, bots)
     monkeypatch.setattr(Store, "close", close)
     yield
     for bot in bots:  # stores a test never closed
         _check_refold(bot)
     assert secrets.told == [], "\n".join(secrets.told)
+    assert leaks.told == [], "\n".join(leaks.told)
 
 
 def _check_refold(bot) -> None:

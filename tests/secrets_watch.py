@@ -48,24 +48,28 @@ class SecretsWatch:
         self.public.update(word for word in _HEX.findall(text) if word not in secrets.values())
 
     def install(self, monkeypatch, bots: list) -> None:
-        """Check every post and new thread a bot of `bots` writes, before it leaves (on the class, so a
-        test that patches BoardWriter itself still wraps the checked methods)."""
-        from poster.writer import BoardWriter
+        watch_posts(monkeypatch, bots, self.check)
 
-        reply, new_thread, watcher = BoardWriter.reply, BoardWriter.new_thread, self
 
-        def writer_of(writer):
-            return next((bot for bot in bots if bot.writer is writer), None)
+def watch_posts(monkeypatch, bots: list, check) -> None:
+    """`check(bot, body)` every post and new thread a bot of `bots` writes, before it leaves (on the
+    class, so a test that patches BoardWriter itself still wraps the checked methods)."""
+    from poster.writer import BoardWriter
 
-        def checked_reply(writer, ref, body):
-            if (bot := writer_of(writer)) is not None:
-                watcher.check(bot, body)
-            return reply(writer, ref, body)
+    reply, new_thread = BoardWriter.reply, BoardWriter.new_thread
 
-        def checked_new_thread(writer, ref, title, body):
-            if (bot := writer_of(writer)) is not None:
-                watcher.check(bot, f"{title}\n{body}")
-            return new_thread(writer, ref, title, body)
+    def writer_of(writer):
+        return next((bot for bot in bots if bot.writer is writer), None)
 
-        monkeypatch.setattr(BoardWriter, "reply", checked_reply)
-        monkeypatch.setattr(BoardWriter, "new_thread", checked_new_thread)
+    def checked_reply(writer, ref, body):
+        if (bot := writer_of(writer)) is not None:
+            check(bot, body)
+        return reply(writer, ref, body)
+
+    def checked_new_thread(writer, ref, title, body):
+        if (bot := writer_of(writer)) is not None:
+            check(bot, f"{title}\n{body}")
+        return new_thread(writer, ref, title, body)
+
+    monkeypatch.setattr(BoardWriter, "reply", checked_reply)
+    monkeypatch.setattr(BoardWriter, "new_thread", checked_new_thread)

@@ -33,7 +33,7 @@ def final_blocks(state: NavalState) -> list[Block]:
             else "ユニットがすべて失われました"
         )
     else:
-        why = f"ピリオド{state.options.last_period}（シナリオの last_period）で終わりました"
+        why = f"ピリオド{state.options.last_period}（シナリオで決めた最後のピリオド）で終わりました"
     rows: list[Block] = [line(why)]
     for code in state.islands:
         units = [unit.id for unit in state.units.values() if unit.island == code]

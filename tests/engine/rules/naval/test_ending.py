@@ -34,7 +34,7 @@ def test_the_template_war_ends_with_its_last_period_and_lists_what_is_left() -> 
         assert not RULESET.finished(state) and "【終戦】" not in outcome.plain
     state, last = _period(state)
     assert RULESET.finished(state)
-    assert "ピリオド10（シナリオの last_period）で終わりました" in last.plain
+    assert "ピリオド10（シナリオで決めた最後のピリオド）で終わりました" in last.plain
     assert "ABC島: 残り3ユニット" in last.plain and "【勝利】" not in last.plain
 
 
