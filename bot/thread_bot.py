@@ -19,7 +19,7 @@ from engine import referee
 from engine.config import BotConfig, GameConfig, read_text
 from engine.dice.disclosure import next_disclosure
 from engine.keys import JST, game_seed
-from engine.referee import GameSetup, PostView, ThreadView
+from engine.referee import GameSetup, Outgoing, PostView, ThreadView
 from engine.ruleset import Registry
 from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
 from poster.markup import PostLimits
@@ -34,6 +34,7 @@ from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, read_limits
 from scraper.subject import read_list
+from store.changes import Change, Queue
 from store.db import PostRecord, Store
 
 log = logging.getLogger("threadgm")
@@ -350,7 +351,7 @@ class ThreadBot:
             self._next_event = next_disclosure(now)
         return queued, decisions.move_to
 
-    def _rendered(self, changes: list[tuple[str, dict]], now: datetime) -> list[tuple[str, dict]]:
+    def _rendered(self, changes: list[Change | Outgoing], now: datetime) -> list[Change]:
         return outbox_rows(changes, self.thread_id, self._render_limits(), now)
 
     # -- threads ----------------------------------------------------------------------------------
@@ -445,4 +446,4 @@ class ThreadBot:
         referee.reveal(game, number)
         changes = self._rendered(game.book.changes, now)
         self.store.apply(changes)
-        return "\n\n".join(arguments["body"] for _, arguments in changes)
+        return "\n\n".join(change.body for change in changes if isinstance(change, Queue))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from engine.referee.ledger import Outgoing
 from poster import consecutive
 from poster.consecutive import ConsecutiveLimit
 from poster.markup import PostLimits, fits_post, render_posts
@@ -27,6 +28,7 @@ from poster.pacing import Pacer
 from poster.writer import BoardWriter, WriteOutcome
 from scraper.post import decode_line
 from scraper.refs import ThreadRef
+from store.changes import Change, Queue
 from store.db import OutboxRecord, PostRecord, Store
 
 log = logging.getLogger(__name__)
@@ -242,17 +244,15 @@ def _due(row: OutboxRecord, now: datetime) -> bool:
 
 
 def outbox_rows(
-    changes: Iterable[tuple[str, dict]], thread_id: str, limits: PostLimits, now: datetime
-) -> list[tuple[str, dict]]:
-    """A poll's decisions with each report to post (`post`, an `Outgoing`) rendered under the board's
-    limits into outbox rows (`queue`), `BASE/0`, `BASE/1`… in order; other decisions pass unchanged."""
-    rows: list[tuple[str, dict]] = []
-    for operation, arguments in changes:
-        if operation != "post":
-            rows.append((operation, arguments))
+    changes: Iterable[Change | Outgoing], thread_id: str, limits: PostLimits, now: datetime
+) -> list[Change]:
+    """A poll's decisions with each report to post (an `Outgoing`) rendered under the board's limits
+    into outbox rows (`Queue`), `BASE/0`, `BASE/1`… in order; other decisions pass unchanged."""
+    rows: list[Change] = []
+    for change in changes:
+        if not isinstance(change, Outgoing):
+            rows.append(change)
             continue
-        outgoing = arguments["outgoing"]
-        for index, body in enumerate(render_posts(outgoing.reports, limits)):
-            row = {"outbox_id": f"{outgoing.base}/{index}", "thread_id": thread_id, "kind": outgoing.kind}
-            rows.append(("queue", {**row, "body": body, "now": now}))
+        for index, body in enumerate(render_posts(change.reports, limits)):
+            rows.append(Queue(f"{change.base}/{index}", thread_id, change.kind, body, now))
     return rows

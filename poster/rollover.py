@@ -43,7 +43,7 @@ class Rollover:
 
     def post(self, ref: ThreadRef, notice: Report, base: str, now: datetime) -> int:
         outgoing = Outgoing(base, "next", (notice,))
-        return self.store.apply(outbox_rows([("post", {"outgoing": outgoing})], ref.id, PostLimits(), now))
+        return self.store.apply(outbox_rows([outgoing], ref.id, PostLimits(), now))
 
     def open_next(
         self,

@@ -22,6 +22,19 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
+from store.changes import (
+    Change,
+    DeleteResolution,
+    Log,
+    MarkHandled,
+    Queue,
+    SaveOrders,
+    SavePeriod,
+    SaveResolution,
+    SetGameStarted,
+    SetGameStatus,
+    SetOrderStatus,
+)
 from store.outbox import OutboxTable
 from store.records import (
     GameRecord,
@@ -347,7 +360,7 @@ class Store(OutboxTable):
                 rows = self.db["game_log"].rows_where(
                     f"game_id = ? and kind in ({marks})", [game_id, *wanted], order_by="id"
                 )
-            return [_record(LogRecord, row) for row in rows]  # type: ignore[misc]
+            return [_log_record(row) for row in rows]
 
     def period(self, game_id: str, period: str) -> PeriodRecord | None:
         with self._lock:
@@ -365,30 +378,46 @@ class Store(OutboxTable):
 
     # -- the referee's decisions --------------------------------------------------------------------
 
-    def apply(self, changes: Iterable[tuple[str, dict]]) -> int:
-        """Carry out a poll's decisions, in order, in one transaction: `(operation, arguments)` pairs
-        named after the methods above. Returns how many posts were newly queued."""
+    def apply(self, changes: Iterable[Change]) -> int:
+        """Carry out a poll's decisions, in order, in one transaction, each by its type. Returns how
+        many posts were newly queued."""
         queued = 0
         with self.transaction():
-            for operation, arguments in changes:
-                if operation == "queue":
-                    queued += self.queue(**arguments)
-                else:
-                    _APPLY[operation](self, **arguments)
+            for change in changes:
+                queued += self._carry_out(change)
         return queued
 
+    def _carry_out(self, change: Change) -> int:
+        match change:
+            case Queue(outbox_id, thread_id, kind, body, now):
+                return int(self.queue(outbox_id, thread_id, kind, body, now))
+            case SaveOrders(rows):
+                self.save_orders(rows)
+            case SetOrderStatus(game_id, thread_id, post, line, status, reason):
+                self.set_order_status(game_id, thread_id, post, line, status, reason)
+            case Log(game_id, kind, args, at, period, post, thread_id, author):
+                self.log(
+                    game_id, kind, args, at, period=period, post=post, thread_id=thread_id, author=author
+                )
+            case SaveResolution(row):
+                self.save_resolution(row)
+            case DeleteResolution(game_id, period):
+                self.delete_resolution(game_id, period)
+            case SetGameStatus(game_id, status):
+                self.set_game_status(game_id, status)
+            case SetGameStarted(game_id, started_at):
+                self.set_game_started(game_id, started_at)
+            case SavePeriod(row):
+                self.save_period(row)
+            case MarkHandled(thread_id, numbers):
+                self.mark_handled(thread_id, numbers)
+            case _:
+                raise TypeError(f"not a change the store carries out: {change!r}")
+        return 0
 
-_APPLY: dict[str, Callable[..., object]] = {
-    "save_orders": lambda store, rows: store.save_orders(OrderRecord(**row) for row in rows),
-    "set_order_status": Store.set_order_status,
-    "log": Store.log,
-    "save_resolution": lambda store, row: store.save_resolution(ResolutionRecord(**row)),
-    "delete_resolution": Store.delete_resolution,
-    "set_game_status": Store.set_game_status,
-    "set_game_started": Store.set_game_started,
-    "save_period": lambda store, row: store.save_period(PeriodRecord(**row)),
-    "mark_handled": Store.mark_handled,
-}
+
+def _log_record(row: dict) -> LogRecord:
+    return LogRecord(**{**_record(LogRecord, row).__dict__, "args": json.loads(row["args"])})  # type: ignore[arg-type]
 
 
 def _post_row(record: PostRecord, stamp: str) -> dict:

@@ -98,10 +98,10 @@ class ResolutionRecord:
 
 @dataclass(frozen=True)
 class LogRecord:
-    id: int
+    id: int  # 0 for an entry decided in this poll and not stored yet
     game_id: str
     kind: str
-    args: str
+    args: dict
     period: int | None
     post: int | None
     thread_id: str | None

@@ -11,6 +11,7 @@ from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.keys import JST
 from engine.referee import Decisions, GameSetup, PostView, ThreadView
+from engine.referee.ledger import Outgoing
 from engine.rules import REGISTRY
 from poster.markup import PostLimits, render_posts
 from store.db import PostRecord, Store
@@ -77,7 +78,7 @@ class PureGame:
             now=self.now,
             is_own=lambda record: False,
         )
-        self.store.apply([(op, args) for op, args in decided.changes if op != "post"])
+        self.store.apply([c for c in decided.changes if not isinstance(c, Outgoing)])
         return decided
 
     def close(self) -> None:
@@ -87,7 +88,7 @@ class PureGame:
 def posted(decided: Decisions) -> list[str]:
     """Every post the decisions would make, rendered under the board's limits."""
     texts: list[str] = []
-    for operation, args in decided.changes:
-        if operation == "post":
-            texts += render_posts(list(args["outgoing"].reports), LIMITS)
+    for change in decided.changes:
+        if isinstance(change, Outgoing):
+            texts += render_posts(list(change.reports), LIMITS)
     return texts

@@ -21,6 +21,7 @@ import scheduler
 from engine.rules import REGISTRY
 from poster.writer import BoardWriter
 from scraper.fetch import make_session
+from store.changes import SaveResolution
 from store.db import Store
 from tests.test_scheduler_periods import Game
 
@@ -103,7 +104,7 @@ def arm(monkeypatch, step: str) -> dict[str, bool]:
         def apply(self, changes):
             changes = list(changes)
             queued = original_apply(self, changes)
-            resolved = any(operation == "save_resolution" for operation, _ in changes)
+            resolved = any(isinstance(change, SaveResolution) for change in changes)
             if resolved and not fired["done"]:
                 fired["done"] = True
                 raise Crash  # the poll's decisions, the resolution among them, are committed

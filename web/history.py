@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.config import GameConfig
 from engine.keys import JST
-from engine.referee import Game, GameSetup, Ledger, ThreadView, refold
+from engine.referee import Game, GameSetup, Ledger, Outgoing, ThreadView, refold
 from engine.report import Report
 from engine.ruleset import Registry
 from scraper.refs import ThreadRef
@@ -70,9 +70,9 @@ def periods(setup: GameSetup, thread: ThreadView, store: Store, now: datetime | 
     states = refold(game)
     reports = [
         report
-        for operation, arguments in game.book.changes
-        if operation == "post" and arguments["outgoing"].kind == "resolution"
-        for report in arguments["outgoing"].reports
+        for change in game.book.changes
+        if isinstance(change, Outgoing) and change.kind == "resolution"
+        for report in change.reports
     ]
     out = []
     for index, number in enumerate(sorted(states)):

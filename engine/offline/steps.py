@@ -22,13 +22,14 @@ from engine import keys
 from engine.clock.periods import RULES_SECRET_HASH, RULES_SECRET_KEY
 from engine.dice.answers import REVEAL_HEADING
 from engine.referee.game import Game, GameSetup, PostView, ThreadView
-from engine.referee.ledger import Ledger
+from engine.referee.ledger import Ledger, Outgoing
 from engine.referee.posts import read_posts
 from engine.report import Report
 from engine.rng import Dice, RandomSource, SeededDice, SeededSource, SplitSource
 from engine.ruleset import ImmediateRuleset
 from parser.gm import find_gm_commands
 from parser.numbers import read_number
+from store.changes import Log, SaveResolution
 
 REFUSED = "GMのトリップではないため"  # the bot's answer to a GM command from another trip
 _PLACEHOLDER = b"\0" * 32  # the faces of dice the thread has not published: never compared
@@ -283,21 +284,14 @@ def _poll(
     read_posts(game, batch)
     changes = book.changes[first:]
     steps = [
-        int(arguments["row"]["outbox_id"].removeprefix("post/"))
-        for operation, arguments in changes
-        if operation == "save_resolution" and arguments["row"]["outbox_id"].startswith("post/")
+        int(change.row.outbox_id.removeprefix("post/"))
+        for change in changes
+        if isinstance(change, SaveResolution) and change.row.outbox_id.startswith("post/")
     ]
     helped = {
-        arguments.get("post")
-        for operation, arguments in changes
-        if operation == "log" and arguments["kind"] in ("help", "help_full")
+        change.post for change in changes if isinstance(change, Log) and change.kind in ("help", "help_full")
     }
-    reports = [
-        report
-        for operation, arguments in changes
-        if operation == "post"
-        for report in arguments["outgoing"].reports
-    ]
+    reports = [report for change in changes if isinstance(change, Outgoing) for report in change.reports]
     dice = game.setup.dice_known if isinstance(game.setup, _ReplaySetup) else None
     assert dice is not None
     for number in steps:

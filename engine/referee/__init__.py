@@ -3,7 +3,8 @@ of one poll — orders taken with their receipt, dice and step answers, GM comma
 periods resolved with their reports (each with its outbox id) and a move to another thread.
 
 `poll` reads the store only through the `Ledger`'s read-only view and writes nothing: the bot applies
-`Ledger.changes` in one transaction, after rendering each `Outgoing` report under the board's limits.
+`Ledger.changes` (the store's typed changes, `store.changes`) in one transaction, after rendering each
+`Outgoing` report under the board's limits into `Queue` rows.
 The same code answers the bot's polls and the CLI's tools. No post can stop a game: each post's
 step, each GM command and each period's clock runs `isolated` — an exception answers that post with
 a short error (or holds that period until the GM's 設定, 巻き戻し or 無効) and the poll goes on.
@@ -28,14 +29,16 @@ from datetime import datetime
 from engine.referee.clocked import run_periods
 from engine.referee.game import Game, GameSetup, PostView, ThreadView
 from engine.referee.gm import reveal, status
-from engine.referee.ledger import GameLogReader, Ledger, OrderRow, Outgoing
+from engine.referee.ledger import GameLogReader, Ledger, Outgoing
 from engine.referee.posts import read_posts
 from engine.referee.refold import refold
+from store.changes import Change
+from store.records import OrderRecord
 
 
 @dataclass(frozen=True)
 class Decisions:
-    changes: list[tuple[str, dict]]  # in order; `post` changes carry an `Outgoing`
+    changes: list[Change | Outgoing]  # in order: the store's typed changes, and reports to post
     move_to: str | None = None  # a GM's 次スレ: the thread the game continues in
 
 
@@ -61,7 +64,7 @@ __all__ = [
     "GameLogReader",
     "GameSetup",
     "Ledger",
-    "OrderRow",
+    "OrderRecord",
     "Outgoing",
     "PostView",
     "ThreadView",

@@ -16,10 +16,10 @@ from engine.clock.words import ScheduleError
 from engine.keys import commitment
 from engine.referee.game import Game
 from engine.referee.isolation import hold, is_held, isolated
-from engine.referee.ledger import ResolutionRow
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
 from engine.ruleset import ClockedRuleset, Order, OrderText
+from store.records import ResolutionRecord
 
 log = logging.getLogger("threadgm")
 
@@ -178,7 +178,7 @@ def resolve(game: Game, period: int) -> None:
     base = f"{game.id}/P{period}/{redo}"
     state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
     game.book.save_resolution(
-        ResolutionRow(game.id, period, state_json, f"{base}/0", game.now.isoformat(), len(orders))
+        ResolutionRecord(game.id, period, state_json, f"{base}/0", game.now.isoformat(), len(orders))
     )
     game.send(base, "resolution", final)
     log.info("%s: period %d resolved with %d order(s)", game.id, period, len(orders))

@@ -3,67 +3,33 @@ decided so far, as one read-only view; and the decisions themselves, in order, f
 in one transaction.
 
 The store is read through `GameLogReader` (the store implements it); nothing is written until the bot
-applies `Ledger.changes`. Each change is `(operation, arguments)`, named after the store method that
-carries it out, so the referee never imports the store and the store never imports the engine.
+applies `Ledger.changes`. The rows are the store's own records and each change one of the store's
+typed changes (`store.changes`), imported here as types only: the referee never calls the store, and
+the store never imports the engine. A report to post is an `Outgoing`, which the poster renders into
+the store's `Queue` rows under the board's limits.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
 from engine.report import Report
-
-
-@dataclass(frozen=True)
-class OrderRow:
-    game_id: str
-    thread_id: str
-    post: int
-    line: int
-    author: str
-    player: str
-    period: int
-    text: str
-    canonical: str
-    order_key: str
-    status: str
-    reason: str = ""
-    written_at: str | None = None
-    receipt: str | None = None
-
-
-@dataclass(frozen=True)
-class LogRow:
-    kind: str
-    args: dict
-    period: int | None
-    post: int | None
-    thread_id: str | None
-    author: str | None
-    at: str
-
-
-@dataclass(frozen=True)
-class ResolutionRow:
-    game_id: str
-    period: int
-    state: str
-    outbox_id: str
-    resolved_at: str
-    orders: int
-
-
-@dataclass(frozen=True)
-class PeriodRow:
-    game_id: str
-    period: str
-    commitment: str
-    committed_in: str | None
-    revealed_in: str | None
+from store.changes import (
+    Change,
+    DeleteResolution,
+    Log,
+    MarkHandled,
+    SaveOrders,
+    SavePeriod,
+    SaveResolution,
+    SetGameStarted,
+    SetGameStatus,
+    SetOrderStatus,
+)
+from store.records import LogRecord, OrderRecord, PeriodRecord, ResolutionRecord
 
 
 @dataclass(frozen=True)
@@ -78,25 +44,14 @@ class Outgoing:
 class GameLogReader(Protocol):
     def orders(
         self, game_id: str, period: int | None = None, statuses: Iterable[str] | None = None
-    ) -> list[Any]: ...
-    def log_entries(self, game_id: str, kinds: Iterable[str] | None = None) -> list[Any]: ...
-    def resolution(self, game_id: str, period: int) -> Any | None: ...
-    def last_resolution(self, game_id: str) -> Any | None: ...
-    def periods(self, game_id: str) -> list[Any]: ...
+    ) -> list[OrderRecord]: ...
+    def log_entries(self, game_id: str, kinds: Iterable[str] | None = None) -> list[LogRecord]: ...
+    def resolution(self, game_id: str, period: int) -> ResolutionRecord | None: ...
+    def last_resolution(self, game_id: str) -> ResolutionRecord | None: ...
+    def periods(self, game_id: str) -> list[PeriodRecord]: ...
     def game_status(self, game_id: str) -> str: ...
     def game_started(self, game_id: str) -> datetime | None: ...
     def post(self, thread_id: str, number: int) -> Any | None: ...
-
-
-def _order_row(record: Any) -> OrderRow:
-    return OrderRow(**{name: getattr(record, name) for name in OrderRow.__dataclass_fields__})
-
-
-def _log_row(record: Any) -> LogRow:
-    values = {name: getattr(record, name) for name in LogRow.__dataclass_fields__}
-    if isinstance(values["args"], str):
-        values["args"] = json.loads(values["args"])
-    return LogRow(**values)
 
 
 class Ledger:
@@ -105,20 +60,20 @@ class Ledger:
     def __init__(self, reader: GameLogReader, game_id: str) -> None:
         self.reader = reader
         self.game_id = game_id
-        self.changes: list[tuple[str, dict[str, Any]]] = []
-        self._orders: list[OrderRow] = []
+        self.changes: list[Change | Outgoing] = []
+        self._orders: list[OrderRecord] = []
         self._order_status: dict[tuple[str, int, int], tuple[str, str]] = {}
-        self._log: list[LogRow] = []
-        self._resolutions: dict[int, ResolutionRow | None] = {}  # None: deleted in this poll
-        self._periods: dict[str, PeriodRow] = {}
+        self._log: list[LogRecord] = []
+        self._resolutions: dict[int, ResolutionRecord | None] = {}  # None: deleted in this poll
+        self._periods: dict[str, PeriodRecord] = {}
         self._status: str | None = None
         self._started: datetime | None = None
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def orders(self, period: int | None = None, statuses: Iterable[str] | None = None) -> list[OrderRow]:
+    def orders(self, period: int | None = None, statuses: Iterable[str] | None = None) -> list[OrderRecord]:
         wanted = set(statuses) if statuses is not None else None
-        stored = [_order_row(r) for r in self.reader.orders(self.game_id, period)]
+        stored = list(self.reader.orders(self.game_id, period))
         known = {(o.thread_id, o.post, o.line) for o in stored}
         fresh = [o for o in self._orders if (o.thread_id, o.post, o.line) not in known]
         rows = []
@@ -130,17 +85,17 @@ class Ledger:
                 rows.append(order)
         return sorted(rows, key=lambda o: (o.thread_id, o.post, o.line))
 
-    def log_entries(self, kinds: Iterable[str] | None = None) -> list[LogRow]:
+    def log_entries(self, kinds: Iterable[str] | None = None) -> list[LogRecord]:
         wanted = list(kinds) if kinds is not None else None
-        stored = [_log_row(r) for r in self.reader.log_entries(self.game_id, wanted)]
+        stored = list(self.reader.log_entries(self.game_id, wanted))
         return stored + [e for e in self._log if wanted is None or e.kind in wanted]
 
-    def resolution(self, period: int) -> ResolutionRow | Any | None:
+    def resolution(self, period: int) -> ResolutionRecord | None:
         if period in self._resolutions:
             return self._resolutions[period]
         return self.reader.resolution(self.game_id, period)
 
-    def last_resolution(self) -> ResolutionRow | Any | None:
+    def last_resolution(self) -> ResolutionRecord | None:
         # Resolutions are contiguous from period 1 (巻き戻し drops only the last): walk down from the top.
         stored = self.reader.last_resolution(self.game_id)
         top = max([stored.period if stored is not None else 0, *self._resolutions])
@@ -150,12 +105,12 @@ class Ledger:
                 return row
         return None
 
-    def periods(self) -> list[PeriodRow | Any]:
+    def periods(self) -> list[PeriodRecord]:
         rows = {row.period: row for row in self.reader.periods(self.game_id)}
         rows.update(self._periods)
         return [rows[key] for key in sorted(rows)]
 
-    def period(self, name: str) -> PeriodRow | Any | None:
+    def period(self, name: str) -> PeriodRecord | None:
         return next((row for row in self.periods() if row.period == name), None)
 
     def status(self) -> str:
@@ -194,55 +149,58 @@ class Ledger:
 
     # -- deciding --------------------------------------------------------------------------------
 
-    def _change(self, operation: str, **arguments: Any) -> None:
-        self.changes.append((operation, arguments))
-
-    def save_orders(self, rows: Iterable[OrderRow]) -> None:
-        rows = list(rows)
+    def save_orders(self, rows: Iterable[OrderRecord]) -> None:
+        rows = tuple(rows)
         known = {(o.thread_id, o.post, o.line) for o in self._orders}
         self._orders += [row for row in rows if (row.thread_id, row.post, row.line) not in known]
-        self._change("save_orders", rows=[asdict(row) for row in rows])
+        self.changes.append(SaveOrders(rows))
 
-    def set_order_status(self, order: OrderRow, status: str, reason: str = "") -> None:
+    def set_order_status(self, order: OrderRecord, status: str, reason: str = "") -> None:
         self._order_status[(order.thread_id, order.post, order.line)] = (status, reason)
-        self._change(
-            "set_order_status",
-            game_id=order.game_id,
-            thread_id=order.thread_id,
-            post=order.post,
-            line=order.line,
-            status=status,
-            reason=reason,
+        self.changes.append(
+            SetOrderStatus(order.game_id, order.thread_id, order.post, order.line, status, reason)
         )
 
     def log(self, kind: str, args: dict, at: datetime, **where: Any) -> None:
-        entry = {"period": None, "post": None, "thread_id": None, "author": None} | where
-        self._log.append(LogRow(kind, args, at=at.isoformat(), **entry))
-        self._change("log", game_id=self.game_id, kind=kind, args=args, at=at, **where)
+        entry = Log(self.game_id, kind, args, at, **where)
+        self._log.append(
+            LogRecord(
+                0,
+                self.game_id,
+                kind,
+                args,
+                entry.period,
+                entry.post,
+                entry.thread_id,
+                entry.author,
+                at.isoformat(),
+            )
+        )
+        self.changes.append(entry)
 
-    def save_resolution(self, row: ResolutionRow) -> None:
+    def save_resolution(self, row: ResolutionRecord) -> None:
         self._resolutions[row.period] = row
-        self._change("save_resolution", row=asdict(row))
+        self.changes.append(SaveResolution(row))
 
     def delete_resolution(self, period: int) -> None:
         self._resolutions[period] = None
-        self._change("delete_resolution", game_id=self.game_id, period=period)
+        self.changes.append(DeleteResolution(self.game_id, period))
 
     def set_status(self, status: str) -> None:
         self._status = status
-        self._change("set_game_status", game_id=self.game_id, status=status)
+        self.changes.append(SetGameStatus(self.game_id, status))
 
     def set_started(self, at: datetime) -> None:
         self._started = at
-        self._change("set_game_started", game_id=self.game_id, started_at=at)
+        self.changes.append(SetGameStarted(self.game_id, at))
 
-    def save_period(self, row: PeriodRow) -> None:
+    def save_period(self, row: PeriodRecord) -> None:
         self._periods[row.period] = row
-        self._change("save_period", row=asdict(row))
+        self.changes.append(SavePeriod(row))
 
     def mark_handled(self, thread_id: str, numbers: list[int]) -> None:
-        self._change("mark_handled", thread_id=thread_id, numbers=numbers)
+        self.changes.append(MarkHandled(thread_id, tuple(numbers)))
 
     def send(self, outgoing: Outgoing) -> None:
         """A report to post; the bot renders it under the board's limits and queues each part."""
-        self._change("post", outgoing=outgoing)
+        self.changes.append(outgoing)

@@ -17,12 +17,12 @@ from engine.dice.disclosure import Disclosure, PeriodStatus, disclosure_report, 
 from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
-from engine.referee.ledger import OrderRow, PeriodRow, ResolutionRow
 from engine.report import Block, Report, anchor, heading, line, report
 from engine.ruleset import ImmediateRuleset, Order, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
+from store.records import OrderRecord, PeriodRecord, ResolutionRecord
 
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
@@ -206,7 +206,7 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
     new_state, answer = ruleset.apply(state, order, source)
     state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
     game.book.save_resolution(
-        ResolutionRow(game.id, step, state_json, f"post/{post.number}", game.now.isoformat(), 1)
+        ResolutionRecord(game.id, step, state_json, f"post/{post.number}", game.now.isoformat(), 1)
     )
     head = [secret_commitment_line(keys.commitment(game.setup.rules_secret))] if step == 1 else []
     tail: list[Block] = []
@@ -233,7 +233,7 @@ def open_steps(game: Game, day: str | None = None) -> Report | None:
         return None
     state, answer = opened
     state_json = json.dumps(ruleset.state_to_dict(state), ensure_ascii=False)
-    game.book.save_resolution(ResolutionRow(game.id, 1, state_json, OPENING, game.now.isoformat(), 0))
+    game.book.save_resolution(ResolutionRecord(game.id, 1, state_json, OPENING, game.now.isoformat(), 0))
     head = secret_commitment_line(keys.commitment(game.setup.rules_secret))
     return replace(answer, blocks=(*answer.blocks, head))
 
@@ -252,11 +252,11 @@ def _record_disclosure(game: Game, disclosure: Disclosure, commitments: dict[str
     for day in disclosure.commit:
         previous = game.book.period(day)
         revealed = previous.revealed_in if previous else None
-        game.book.save_period(PeriodRow(game.id, day, commitments[day], first, revealed))
+        game.book.save_period(PeriodRecord(game.id, day, commitments[day], first, revealed))
     for day in disclosure.reveal:
         previous = game.book.period(day)
         committed = previous.committed_in if previous else first
-        game.book.save_period(PeriodRow(game.id, day, commitments[day], committed, first))
+        game.book.save_period(PeriodRecord(game.id, day, commitments[day], committed, first))
 
 
 # -- orders ---------------------------------------------------------------------------------------
@@ -332,7 +332,7 @@ def _take(
     reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
     written = post.date.isoformat() if post.date else None
     game.book.save_orders(
-        OrderRow(
+        OrderRecord(
             game.id,
             game.thread.id,
             o.post,

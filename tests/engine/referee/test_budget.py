@@ -8,6 +8,8 @@ import pytest
 from engine.clock.periods import MAX_ORDER_LINES, MAX_POST_LINES
 from engine.referee.gm import MAX_GM_COMMANDS
 from engine.referee.posts import MAX_HELP_ANSWERS
+from store.changes import Log, SaveOrders
+from store.records import OrderRecord
 from tests.referee_harness import GM_TRIP, PureGame, posted
 
 
@@ -19,17 +21,17 @@ def guess():
     game.close()
 
 
-def _saved(decided) -> list[dict]:
-    return [row for op, args in decided.changes if op == "save_orders" for row in args["rows"]]
+def _saved(decided) -> list[OrderRecord]:
+    return [row for c in decided.changes if isinstance(c, SaveOrders) for row in c.rows]
 
 
-def _logged(decided, kind: str) -> list[dict]:
-    return [args for op, args in decided.changes if op == "log" and args["kind"] == kind]
+def _logged(decided, kind: str) -> list[Log]:
+    return [c for c in decided.changes if isinstance(c, Log) and c.kind == kind]
 
 
 def test_an_order_written_twenty_times_in_a_post_counts_once(guess: PureGame) -> None:
     decided = guess.poll([guess.post("\n".join(["＜予想＞40"] * 20), "アリス")], minutes=1)
-    assert [row["canonical"] for row in _saved(decided)] == ["＜予想＞40"]
+    assert [row.canonical for row in _saved(decided)] == ["＜予想＞40"]
     (receipt,) = posted(decided)
     assert receipt.count("＜予想＞40") == 1
 
@@ -49,7 +51,7 @@ def test_a_post_is_read_up_to_its_order_cap_and_the_receipt_says_from_where(gues
 def test_lines_past_the_post_cap_are_never_read(guess: PureGame) -> None:
     body = "\n".join(["雑談"] * MAX_POST_LINES + ["＜予想＞7"])
     decided = guess.poll([guess.post("＜予想＞5\n" + body, "アリス")], minutes=1)
-    assert [row["canonical"] for row in _saved(decided)] == ["＜予想＞5"]
+    assert [row.canonical for row in _saved(decided)] == ["＜予想＞5"]
     assert f"{MAX_POST_LINES + 1}行目から後は読んでいません" in "\n".join(posted(decided))
 
 

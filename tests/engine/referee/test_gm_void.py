@@ -11,6 +11,7 @@ import pytest
 from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.referee import GameSetup, PostView, ThreadView
+from engine.referee.ledger import Outgoing
 from engine.rules import REGISTRY
 from store.db import PostRecord, Store
 
@@ -59,7 +60,7 @@ def play(store: Store, thread: ThreadView, *posts: PostView) -> None:
     )
     now = max(p.date for p in posts) + timedelta(seconds=30)
     decided = referee.poll(setup(), thread, store, list(posts), now)
-    store.apply([(op, args) for op, args in decided.changes if op != "post"])
+    store.apply([c for c in decided.changes if not isinstance(c, Outgoing)])
 
 
 def post(number: int, body: str, name: str, minutes: int, trip: str | None = None) -> PostView:

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from engine.referee.isolation import HOLD, INTERNAL_ERROR
 from engine.rules import REGISTRY
+from store.changes import Log
 from tests.referee_harness import GM_TRIP, PureGame, posted
 
 GAMES = REGISTRY.ids()
@@ -143,7 +144,7 @@ def _poll(game: PureGame, posts, minutes: float) -> None:
     failed = [r.getMessage() + (f"\n{r.exc_info[1]!r}" if r.exc_info else "") for r in errors]
     assert not failed, failed
     assert not any(INTERNAL_ERROR in text for text in texts)
-    assert not any(op == "log" and args["kind"] == HOLD for op, args in decided.changes)
+    assert not any(isinstance(c, Log) and c.kind == HOLD for c in decided.changes)
     assert spent <= BUDGET, f"{game.setup.id}: a poll took {spent:.2f} s of CPU"
 
 

@@ -15,11 +15,13 @@ from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.referee import GameSetup, PostView, ThreadView
 from engine.referee.isolation import INTERNAL_ERROR
+from engine.referee.ledger import Outgoing
 from engine.report import Report, line, report
 from engine.rng import RandomSource
 from engine.rules.guess.ruleset import GuessRuleset, GuessState
 from engine.ruleset import ImmediateRuleset, Order, OrderText, Rejection
 from poster.markup import PostLimits, render_posts
+from store.changes import Log, MarkHandled, SaveOrders, SaveResolution
 from store.db import PostRecord, Store
 
 JST = datetime.fromisoformat("2026-12-01T20:00:00+09:00").tzinfo
@@ -114,10 +116,10 @@ def post(number: int, body: str, name: str = "アリス", minutes: int = 1, trip
 def answers(decisions) -> dict[int, list[str]]:
     """Each post's answers as they would be posted (reply → the text under its anchor)."""
     found: dict[int, list[str]] = {}
-    for operation, args in decisions.changes:
-        if operation != "post":
+    for change in decisions.changes:
+        if not isinstance(change, Outgoing):
             continue
-        for piece in args["outgoing"].reports:
+        for piece in change.reports:
             text = "\n".join(render_posts([piece], PostLimits(40, 4096, 512)))
             for number in piece.reply_to or (0,):
                 found.setdefault(number, []).append(text)
@@ -125,7 +127,7 @@ def answers(decisions) -> dict[int, list[str]]:
 
 
 def handled(decisions) -> list[int]:
-    return [n for op, args in decisions.changes if op == "mark_handled" for n in args["numbers"]]
+    return [n for c in decisions.changes if isinstance(c, MarkHandled) for n in c.numbers]
 
 
 def apply(store: Store, posts: list[PostView], decisions) -> None:
@@ -140,7 +142,7 @@ def apply(store: Store, posts: list[PostView], decisions) -> None:
         now=START,
         is_own=lambda r: False,
     )
-    store.apply([(op, args) for op, args in decisions.changes if op != "post"])
+    store.apply([c for c in decisions.changes if not isinstance(c, Outgoing)])
 
 
 def test_a_post_whose_parse_raises_is_answered_with_an_error_and_the_next_post_normally(
@@ -153,8 +155,8 @@ def test_a_post_whose_parse_raises_is_answered_with_an_error_and_the_next_post_n
     assert any(INTERNAL_ERROR in text for text in said[2])
     assert "＞＞3 ＜予想＞40" in "\n".join(said[0]).replace(">>", "＞＞")  # the receipt, unaffected
     assert handled(decided) == [2, 3]
-    saved = [row for op, args in decided.changes if op == "save_orders" for row in args["rows"]]
-    assert [row["post"] for row in saved] == [3]
+    saved = [row for c in decided.changes if isinstance(c, SaveOrders) for row in c.rows]
+    assert [row.post for row in saved] == [3]
     failure = next(r for r in caplog.records if "post 2" in r.getMessage())
     assert failure.exc_info is not None and "ValueError" in caplog.text  # the traceback is logged
 
@@ -165,7 +167,7 @@ def test_a_stored_poison_post_trips_no_later_poll(store: Store) -> None:
     apply(store, posts, decided)
     assert store.unhandled_posts(THREAD.id) == []
     at_deadline = referee.poll(setup(), THREAD, store, [], START + timedelta(hours=1, minutes=3))
-    assert any(op == "save_resolution" for op, _ in at_deadline.changes)
+    assert any(isinstance(c, SaveResolution) for c in at_deadline.changes)
 
 
 def test_a_failing_check_undoes_that_post_alone(store: Store) -> None:
@@ -173,8 +175,8 @@ def test_a_failing_check_undoes_that_post_alone(store: Store) -> None:
     decided = referee.poll(setup(), THREAD, store, posts, START + timedelta(minutes=2))
     said = answers(decided)
     assert any(INTERNAL_ERROR in text for text in said[2])
-    saved = [row for op, args in decided.changes if op == "save_orders" for row in args["rows"]]
-    assert [(row["post"], row["canonical"]) for row in saved] == [(3, "＜予想＞40")]
+    saved = [row for c in decided.changes if isinstance(c, SaveOrders) for row in c.rows]
+    assert [(row.post, row.canonical) for row in saved] == [(3, "＜予想＞40")]
     assert handled(decided) == [2, 3]
 
 
@@ -183,7 +185,7 @@ def test_a_failing_gm_command_is_answered_and_the_others_of_its_post_still_run(s
     decided = referee.poll(setup(), THREAD, store, [gm], START + timedelta(minutes=2))
     echo = "\n".join(answers(decided)[2])
     assert INTERNAL_ERROR in echo and "scores.ボブ" in echo
-    sets = [args["args"] for op, args in decided.changes if op == "log" and args["kind"] == "set"]
+    sets = [c.args for c in decided.changes if isinstance(c, Log) and c.kind == "set"]
     assert sets == [{"path": "scores.ボブ", "value": "3"}]
 
 
@@ -198,7 +200,7 @@ def test_a_failing_resolution_holds_its_period_tells_the_gm_once_and_runs_again_
     held = referee.poll(setup(ruleset), THREAD, store, [], due)
     told = [text for texts in answers(held).values() for text in texts]
     assert any("内部エラー" in text and "ピリオド1" in text for text in told)
-    assert not any(op == "save_resolution" for op, _ in held.changes)
+    assert not any(isinstance(c, SaveResolution) for c in held.changes)
     apply(store, [], held)
     for minutes in (4, 5, 30):  # held: nothing more is tried, nothing more is said
         again = referee.poll(setup(ruleset), THREAD, store, [], START + timedelta(hours=1, minutes=minutes))
@@ -206,9 +208,9 @@ def test_a_failing_resolution_holds_its_period_tells_the_gm_once_and_runs_again_
     ruleset.resolve_fails = False  # the fault is mended; the GM's 設定 asks for the update again
     gm = [post(4, "設定 scores.アリス=0", name="GM", trip=GM_TRIP, minutes=65)]
     resumed = referee.poll(setup(ruleset), THREAD, store, gm, START + timedelta(hours=1, minutes=6))
-    resolutions = [args["row"] for op, args in resumed.changes if op == "save_resolution"]
-    assert [row["period"] for row in resolutions] == [1]
-    assert json.loads(resolutions[0]["state"])["round"] == 1
+    resolutions = [c.row for c in resumed.changes if isinstance(c, SaveResolution)]
+    assert [row.period for row in resolutions] == [1]
+    assert json.loads(resolutions[0].state)["round"] == 1
 
 
 def test_ready_in_a_post_with_a_refused_line_does_not_close_the_period_early(store: Store) -> None:
@@ -217,10 +219,10 @@ def test_ready_in_a_post_with_a_refused_line_does_not_close_the_period_early(sto
     receipt = "\n".join(answers(decided)[0])
     assert "準備完了にしていません" in receipt
     ready = [
-        args["args"]["player"] for op, args in decided.changes if op == "log" and args["kind"] == "ready"
+        c.args["player"] for c in decided.changes if isinstance(c, Log) and c.kind == "ready"
     ]
     assert ready == ["アリス"]
-    assert not any(op == "log" and args["kind"] == "early" for op, args in decided.changes)
+    assert not any(isinstance(c, Log) and c.kind == "early" for c in decided.changes)
 
 
 def test_an_immediate_step_that_raises_is_answered_and_the_next_step_runs() -> None:
@@ -231,6 +233,6 @@ def test_an_immediate_step_that_raises_is_answered_and_the_next_step_runs() -> N
     decided = referee.poll(setup(Steps()), THREAD, db, posts, START + timedelta(minutes=2))
     said = answers(decided)
     assert any(INTERNAL_ERROR in text for text in said[2]) and any("合計 2" in text for text in said[3])
-    steps = [args["row"]["outbox_id"] for op, args in decided.changes if op == "save_resolution"]
+    steps = [c.row.outbox_id for c in decided.changes if isinstance(c, SaveResolution)]
     assert steps == ["post/3"]
     db.close()

@@ -10,9 +10,11 @@ import pytest
 from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.referee import GameSetup, PostView, ThreadView
-from engine.referee.ledger import Ledger, OrderRow, ResolutionRow
+from engine.referee.ledger import Ledger, Outgoing
 from engine.rules import REGISTRY
+from store.changes import MarkHandled, SaveOrders, SaveResolution, SetGameStarted
 from store.db import PostRecord, Store
+from store.records import OrderRecord, ResolutionRecord
 
 JST = datetime.fromisoformat("2026-12-01T20:00:00+09:00").tzinfo
 START = datetime(2026, 12, 1, 20, 0, tzinfo=JST)
@@ -51,8 +53,8 @@ def test_a_poll_writes_nothing_and_decides_the_same_twice(store: Store) -> None:
     again = referee.poll(setup(), THREAD, store, posts, START + timedelta(minutes=2))
     assert first == again
     assert store.orders("guess") == [] and store.game_started("guess") is None
-    operations = [operation for operation, _ in first.changes]
-    assert {"save_orders", "mark_handled", "set_game_started", "post"} <= set(operations)
+    kinds = {type(change) for change in first.changes}
+    assert {SaveOrders, MarkHandled, SetGameStarted, Outgoing} <= kinds
 
 
 def test_the_store_applies_a_poll_once(store: Store) -> None:
@@ -68,31 +70,30 @@ def test_the_store_applies_a_poll_once(store: Store) -> None:
         is_own=lambda record: False,
     )
     decided = referee.poll(setup(), THREAD, store, posts, START + timedelta(minutes=2))
-    rows = [(op, args) for op, args in decided.changes if op != "post"]
-    store.apply(rows)
+    store.apply([c for c in decided.changes if not isinstance(c, Outgoing)])
     assert store.unhandled_posts(THREAD.id) == []
     assert [(o.player, o.canonical) for o in store.orders("guess", 1)] == [
         ("アリス", "＜予想＞40"),
         ("ボブ", "＜予想＞55"),
     ]
     at_deadline = referee.poll(setup(), THREAD, store, [], START + timedelta(hours=1, minutes=3))
-    resolved = [args for op, args in at_deadline.changes if op == "save_resolution"]
-    assert [row["row"]["period"] for row in resolved] == [1]
-    reports = [args["outgoing"] for op, args in at_deadline.changes if op == "post"]
+    resolved = [c.row for c in at_deadline.changes if isinstance(c, SaveResolution)]
+    assert [row.period for row in resolved] == [1]
+    reports = [c for c in at_deadline.changes if isinstance(c, Outgoing)]
     assert reports[-1].kind == "resolution" and reports[-1].base == "guess/P1/0"
 
 
 def test_the_ledger_reads_its_own_decisions(store: Store) -> None:
     book = Ledger(store, "guess")
-    row = OrderRow(
+    row = OrderRecord(
         "guess", THREAD.id, 2, 0, "アリス", "アリス", 1, "＜予想＞4", "＜予想＞4", "アリス", "accepted"
     )
     book.save_orders([row])
     assert [o.post for o in book.orders(1, ["accepted"])] == [2]
     book.set_order_status(row, "cancelled", ">>3 取消")
     assert book.orders(1, ["accepted"]) == [] and book.orders(1)[0].reason == ">>3 取消"
-    book.save_resolution(ResolutionRow("guess", 1, "{}", "guess/P1/0/0", START.isoformat(), 1))
-    book.save_resolution(ResolutionRow("guess", 2, "{}", "guess/P2/0/0", START.isoformat(), 0))
+    book.save_resolution(ResolutionRecord("guess", 1, "{}", "guess/P1/0/0", START.isoformat(), 1))
+    book.save_resolution(ResolutionRecord("guess", 2, "{}", "guess/P2/0/0", START.isoformat(), 0))
     assert book.last_resolution().period == 2
     book.delete_resolution(2)
     assert book.last_resolution().period == 1
