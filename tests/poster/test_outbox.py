@@ -270,3 +270,23 @@ def test_the_notice_never_makes_a_full_post_too_long_for_the_board(store: Store)
         outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(lines=24), ConsecutiveLimit.of(1)).sent == 1
     )
     assert writer.sent == [full]
+
+
+def test_a_row_held_until_someone_else_writes_is_never_carried_by_an_earlier_post(store: Store) -> None:
+    # "b" was refused as 連続投稿 after post 8; "a" is free to go. Under the board's pace the two would
+    # fit one post — but that post would put "b" on the board before anyone else wrote.
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>7\ndice1d6=3 (3)", clock[0])
+    store.queue("b", REF.id, "dice", ">>8\ndice1d6=4 (4)", clock[0])
+    store.mark_unsent("b", "連続投稿ですか？？", wait_after=8)
+    wrote_after = {8: False}
+    result = outbox.send(REF, REF.id, 8, lambda n: wrote_after[n], PostLimits())
+    assert result.sent == 1 and writer.sent == [">>7\ndice1d6=3 (3)"]
+    assert "連続投稿" in (result.waiting or "")
+    assert [row.id for row in store.outbox(REF.id, ["pending"])] == ["b"]
+    wrote_after[8] = True  # a player wrote: "b" goes, at the board's pace
+    clock[0] += timedelta(seconds=11)
+    assert outbox.send(REF, REF.id, 9, lambda n: wrote_after[n], PostLimits()).sent == 1
+    assert writer.sent[-1] == ">>8\ndice1d6=4 (4)"

@@ -119,23 +119,15 @@ def test_the_count_is_read_from_ex0chs_wording(message: str, count: int | None) 
     assert refusal_count(message) == count
 
 
-# -- 連投規制 ------------------------------------------------------------------------------------
-
-
-def test_the_room_left_under_a_consecutive_limit_counts_the_bots_share_of_the_last_posts() -> None:
-    from poster.consecutive import ConsecutiveLimit, room
-
-    ex0ch = ConsecutiveLimit.of(5, 7)  # ex0ch's timeclose=5, timecount=7
-    assert room([False], ex0ch) == 5  # a fresh thread: five posts, then the sixth would be refused
-    assert room([False, True, True, True, True, True], ex0ch) == 0
-    # one post of someone else does not free a writer who holds five of the last seven
-    assert room([False, True, True, True, True, True, False], ex0ch) == 0
-    # three posts of others: the five oldest of its posts slide out one by one
-    assert room([True, True, True, True, True, False, False, False], ex0ch) == 5
-    in_a_row = ConsecutiveLimit.of(5)  # five in a row (a configured limit without a window)
-    assert in_a_row == ConsecutiveLimit(5, 5)
-    assert room([True] * 5, in_a_row) == 0
-    assert room([True] * 5 + [False], in_a_row) == 5  # anyone's post: five more in a row
-    assert room([True, True, True, False, True], in_a_row) == 4
-    assert room([], None) is None
-    assert ConsecutiveLimit.of(0, 7) is None and ConsecutiveLimit.of(8, 7) is None  # holds nobody
+def test_a_refusal_of_a_host_not_yet_paced_holds_it_and_the_log_says_what_and_until_when(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pacer = Pacer(margin=1)  # the bot restarted: the board refuses its very first post
+    message = "多重書き込みです。あと 5 秒お待ちください。" + "。" * 200
+    with caplog.at_level(logging.WARNING):
+        assert pacer.refused(HOST, 5, message, at(0)) == at(6)
+    assert pacer.claim(HOST, at(5)) == at(6)
+    (record,) = caplog.records
+    assert record.getMessage() == (
+        f"{HOST} refused a post for its pace ({message[:120]}); nothing goes there before {at(6):%H:%M:%S}"
+    )
