@@ -3,7 +3,6 @@ report begun in the old thread ends there only when the room left holds its rest
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -145,7 +144,7 @@ def test_the_old_thread_gets_the_link_and_the_log_says_where_the_game_went(
     old = store.thread(OLD.id)  # it still owes the rest of the report and the link
     assert (old.status, old.status_note) == ("draining", f"次スレ: {target.read_url}")
     (entry,) = store.log_entries("g", ["next"])
-    assert (entry.thread_id, json.loads(entry.args)) == (OLD.id, {"from": OLD.id, "to": target.id})
+    assert (entry.thread_id, entry.args) == (OLD.id, {"from": OLD.id, "to": target.id})
     assert f"g: now playing in {target.read_url}" in caplog.messages
 
 
