@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# ../shared is beside the checkout; `make mutate` runs the suite from a copy one level down (mutants/)
+SHARED = (ROOT.parent.parent if ROOT.name == "mutants" else ROOT.parent) / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
