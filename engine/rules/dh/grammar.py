@@ -21,7 +21,11 @@ from parser.numbers import NotANumber, read_number
 
 WAIT, ATTACK, POWER = "待機", "攻撃", "能力"
 
-_BULLET = regex.compile(r"^[・\-*●○◎◇]+\s*")  # a list mark before the name
+# A list mark before the name: ・ - * ● ○ ◎ ◇, or a number 1. / 1) / 1、 (１． in NFKC)
+_BULLET = regex.compile(r"^(?:[・\-*●○◎◇]+|[0-9]{1,2}\s*[.)、])\s*")
+_BRACKETED = regex.compile(
+    r"^[【\[(「『]\s*([^】\])」』\s]+?)\s*[】\])」』]\s*[:：]?\s*(?=\S)"
+)  # 【会長】C3移動
 # An anchor before the name (`>>12 名前 D1移動`): the line answers post 12 — a correction of a line.
 _ANCHOR = regex.compile(r"^>>\s*([0-9]{1,7})(?![0-9])\s*[:：]?\s*")
 _HEAD = regex.compile(r"^\s*([^\s:：、,]+?)\s*(?:[:：]\s*|\s+)(.+?)\s*$")
@@ -136,6 +140,8 @@ def parse(text: str) -> Command | Refused | None:
     corrects = None
     if anchor := _ANCHOR.match(line):
         corrects, line = int(anchor[1]), _BULLET.sub("", line[anchor.end() :])
+    if bracketed := _BRACKETED.match(line):
+        line = f"{bracketed[1]} {line[bracketed.end() :]}"
     head = _HEAD.match(line)
     if head is None:
         return None

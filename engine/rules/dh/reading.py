@@ -22,7 +22,8 @@ import regex
 from engine.rules.dh.grammar import ATTACK, POWER, WAIT, Command, Refused, parse
 from engine.rules.dh.state import DHState
 
-_LEAD = regex.compile(r"^[・\-*●○◎◇]*\s*(?:>>\s*[0-9]{1,7}(?![0-9])\s*[:：]?\s*)?[・\-*●○◎◇]*\s*")
+_MARK = r"(?:[・\-*●○◎◇]+|[0-9]{1,2}\s*[.)、])?\s*"
+_LEAD = regex.compile(rf"^{_MARK}(?:>>\s*[0-9]{{1,7}}(?![0-9])\s*[:：]?\s*)?{_MARK}[【\[(「『]?\s*")
 _PARTICLE = regex.compile(r"^\s*(?:は|が|も|、|,|:|：)?\s*")
 _SQUARE = regex.compile(r"(?<![A-Za-z])([A-Za-z][0-9]{1,2})(?![0-9])")
 _ATTACK_WORDS = regex.compile(r"攻撃|殴|倒|斬|撃|叩|殺")
