@@ -189,3 +189,100 @@ def test_a_success_page_counts_only_with_status_200(board) -> None:
     for status in (403, 404, 202):
         script.script("POST", "/test/bbs.cgi", lambda r, f, s=status: Response(success, status=s))
         assert writer.reply(ref, "x").kind == "uncertain", status
+
+
+# -- without a board: the answers a board or the network may give --------------------------------
+
+REF = ThreadRef.from_url("http://127.0.0.1:8380/test/read.cgi/test/1795954933/")
+
+
+class Answer:
+    def __init__(self, page: str = "", status: int = 200, location: str | None = None) -> None:
+        self.content = page.encode("cp932")
+        self.status_code = status
+        self.is_redirect = location is not None
+        self.headers = {"Location": location} if location is not None else {}
+
+
+class Session:
+    """Answers each POST with the next answer (or raises it), and keeps the forms it was sent."""
+
+    def __init__(self, *answers: Answer | Exception) -> None:
+        self.answers = list(answers)
+        self.forms: list[dict[str, str]] = []
+
+    def post(self, url: str, data: str, **_: object) -> Answer:
+        from urllib.parse import parse_qsl
+
+        self.forms.append(dict(parse_qsl(data, keep_blank_values=True, encoding="cp932")))
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def test_a_connection_that_was_never_made_is_sent_again_and_one_that_broke_is_looked_for() -> None:
+    from urllib3.exceptions import NewConnectionError, ProtocolError
+
+    def outcome(error: Exception) -> str:
+        return BoardWriter(Session(error), "ボット").reply(REF, "x").kind  # type: ignore[arg-type]
+
+    refused = NewConnectionError(None, "Connection refused")  # type: ignore[arg-type]
+    assert outcome(requests.ConnectionError(type("Max", (), {"reason": refused})())) == "retry"
+    assert outcome(requests.ConnectTimeout("connect timed out")) == "retry"
+    # the connection broke after the form left: the board may have written it
+    reset = ProtocolError("Connection aborted.", ConnectionResetError(104, "reset"))
+    assert outcome(requests.ConnectionError(reset)) == "uncertain"
+    assert outcome(requests.ConnectionError()) == "uncertain"  # says nothing: only the thread can tell
+
+
+def test_the_cookie_page_is_passed_with_the_boards_own_hidden_fields() -> None:
+    confirm = (
+        "<html><!-- 2ch_X:cookie --><title>書き込む前に</title><form>"
+        "<input type=hidden name=bbs value=test><input type=hidden name=key value=1795954933>"
+        "<input type=HIDDEN name=feature value=confirmed><input type=hidden name=empty>"
+        "<input type=hidden value=nameless><input type=text name=shown value=visible>"
+        "<input type=submit value=上記全てを承諾して書き込む></form></html>"
+    )
+    session = Session(Answer(confirm), Answer("<title>書きこみました。</title>"))
+    assert BoardWriter(session, "ボット").reply(REF, "本文").posted  # type: ignore[arg-type]
+    first, second = session.forms
+    assert first["MESSAGE"] == "本文"
+    assert second == {
+        "bbs": "test",
+        "key": "1795954933",
+        "feature": "confirmed",
+        "empty": "",
+        "submit": "上記全てを承諾して書き込む",
+    }
+
+
+def test_a_page_with_the_cookie_marker_is_the_confirmation_whatever_its_title() -> None:
+    assert is_confirmation("<html><!-- 2ch_X:cookie --><title>書き込む前に</title></html>")
+    assert not is_confirmation("<html><!-- 2ch_X:true --><title>書き込む前に</title></html>")
+
+
+def test_a_refusal_is_the_boards_words_without_its_page_or_the_form_copied_below() -> None:
+    page = (
+        "<html><head>ヘッダの文字<title>ＥＲＲＯＲ！</title><style>b{color:red}</style></head><body>"
+        "<script>var x = 1;</script><b>ＥＲＲＯＲ：本文が長すぎます！</b>\n  短くしてください"
+        "<form>名前：<input name=FROM value='ボット#鍵'> 名前：もう一度</form></body></html>"
+    )
+    assert classify(page).message == "ＥＲＲＯＲ：本文が長すぎます！ 短くしてください"
+    long = classify("<title>ＥＲＲＯＲ！</title>" + "長" * 600)
+    assert long.kind == "rejected" and long.message == "長" * 500
+    assert board_reason("掲示板が何か言っています" * 10) == ("掲示板が何か言っています" * 4)[:40]
+
+
+def test_where_a_redirect_goes_decides_what_it_means() -> None:
+    from poster.writer import redirected
+
+    form = {"bbs": "test", "key": "1795954933"}
+    url = "http://127.0.0.1:8380/test/bbs.cgi"
+    there = redirected(url, REF.read_url, REF.read_url + "l50", form)
+    assert there.kind == "uncertain" and there.retry_after is None  # looked for in the thread at once
+    for elsewhere in ("/test/login.php", "http://example.jp/test/read.cgi/test/1795954933/"):
+        away = redirected(url, REF.read_url, elsewhere, form)  # another page, or another host
+        assert (away.kind, away.retry_after) == ("uncertain", 60), elsewhere
+    huge = redirected(url, REF.read_url, "http://portal.example/" + "a" * 400, form)
+    assert huge.message == f"redirected away from the board: {('http://portal.example/' + 'a' * 400)[:200]!r}"
