@@ -91,3 +91,45 @@ def test_every_line_break_costs_four_characters_as_the_stored_br() -> None:
     assert render_posts([fits], limits) == ["a" * 8 + "\n" + "b" * 8]
     over = report(line("a" * 8), line("b" * 9))  # 21 as stored: one more than the limit
     assert render_posts([over], limits) == ["a" * 8, "b" * 9]
+
+
+def test_loose_lines_around_sections_stay_in_order_and_an_answer_to_nothing_is_its_anchors() -> None:
+    shown = report(
+        line("前置き"), section(line("本題")), line("後書き"), section(line("付録")), reply_to=(4,)
+    )
+    assert render_body(shown) == ">>4\n前置き\n本題\n後書き\n付録"
+    assert render_body(report(reply_to=(4, 9))) == ">>4 >>9"
+    assert render_body(report(table([("01", "北海道")]))) == "01　北海道"  # a table without a header
+
+
+def test_every_post_of_an_answer_cut_in_parts_says_what_it_answers() -> None:
+    parts = [section(*(line(f"{name}{n}") for n in range(3))) for name in ("一", "二", "三")]
+    posts = render_posts([report(*parts, reply_to=(5, 6))], PostLimits(lines=4))
+    assert posts == [
+        ">>5 >>6\n一0\n一1\n一2",
+        ">>5 >>6（続き）\n二0\n二1\n二2",
+        ">>5 >>6（続き）\n三0\n三1\n三2",
+    ]
+
+
+def test_a_line_as_long_as_a_post_is_wide_stays_whole_and_a_longer_one_is_cut_at_the_width() -> None:
+    limits = PostLimits(columns=10)
+    assert render_posts([report(line("あ" * 10))], limits) == ["あ" * 10]
+    assert render_posts([report(line("い" * 25))], limits) == ["い" * 10 + "\n" + "い" * 10 + "\n" + "い" * 5]
+
+
+def test_no_post_starts_or_ends_with_a_blank_line_and_no_line_is_lost() -> None:
+    long = report(section(line("一"), line("二"), line("三"), Blank(), line("五"), line("勝者: REX")))
+    assert render_posts([long], PostLimits(lines=3)) == ["一\n二\n三", "五\n勝者: REX"]
+    assert render_posts([report(line("以上"), Blank())]) == ["以上"]
+
+
+def test_what_is_not_a_report_part_is_refused_by_name() -> None:
+    import pytest
+
+    from poster.markup import block_lines
+
+    with pytest.raises(TypeError, match="not a block: 'text'"):
+        block_lines("text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not a span: 3"):
+        block_lines(line(3))  # type: ignore[arg-type]
