@@ -290,3 +290,73 @@ def test_a_row_held_until_someone_else_writes_is_never_carried_by_an_earlier_pos
     clock[0] += timedelta(seconds=11)
     assert outbox.send(REF, REF.id, 9, lambda n: wrote_after[n], PostLimits()).sent == 1
     assert writer.sent[-1] == ">>8\ndice1d6=4 (4)"
+
+
+# -- looking for a post whose answer was lost ---------------------------------------------------
+
+
+def bot_posts(store: Store, *posts: tuple[int, str, str]) -> None:
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=max(number for number, _, _ in posts),
+        now=datetime(2026, 11, 29, 21, 0, tzinfo=JST),
+        posts=[PostRecord(REF.id, number, name=name, body=body) for number, name, body in posts],
+    )
+
+
+def test_a_player_repeating_the_bots_words_is_not_the_bots_post_landing(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("uncertain", "no answer from the board"), WriteOutcome("posted"))
+    outbox = OutboxSender(store, writer, lambda: clock[0], lambda post: post.name == "ボット", Pacer(0))
+    store.queue("a", REF.id, "dice", ">>5\ndice1d6=3 (3)", clock[0])
+    outbox.send(REF, REF.id, 6, lambda n: True)
+    # someone copies the bot's answer word for word; the bot's only post after it says something else
+    bot_posts(store, (7, "名無し", ">>5\ndice1d6=3 (3)"), (8, "ボット", ">>6\ndice1d6=1 (1)"))
+    clock[0] += LANDING_TIME
+    outbox.reconcile(REF.id)
+    assert outbox.send(REF, REF.id, 8, lambda n: True).sent == 1  # sent again: it had not landed
+    assert writer.sent == [">>5\ndice1d6=3 (3)"] * 2
+
+
+def test_a_pending_row_whose_words_the_bot_already_posted_is_still_sent(store: Store) -> None:
+    # the bot answers two players alike (「受付: 待機」); the second answer has not left yet
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"))
+    outbox = OutboxSender(store, writer, lambda: clock[0], lambda post: post.name == "ボット", Pacer(0))
+    bot_posts(store, (3, "ボット", ">>2\n受付: 待機"))
+    store.queue("b", REF.id, "receipt", ">>2\n受付: 待機", clock[0])
+    outbox.reconcile(REF.id)
+    assert store.outbox_item("b").state == "pending"
+    assert outbox.send(REF, REF.id, 3, lambda n: True).sent == 1 and len(writer.sent) == 1
+
+
+def test_the_log_says_what_became_of_a_post_whose_answer_was_lost(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG", logger="poster.outbox")
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    lost = WriteOutcome("uncertain", "no answer from the board")
+    writer = Writer(lost, lost)
+    outbox = OutboxSender(store, writer, lambda: clock[0], lambda post: post.name == "ボット", Pacer(0))
+    store.queue("a", REF.id, "dice", ">>5\ndice1d6=3 (3)", clock[0])
+    outbox.send(REF, REF.id, 6, lambda n: True)
+    outbox.reconcile(REF.id)
+    until = store.outbox_item("a").not_before
+    assert f"{REF.id}: outbox a not in the thread yet; looking again until {until}" in caplog.messages
+    clock[0] += LANDING_TIME
+    outbox.reconcile(REF.id)
+    assert f"{REF.id}: outbox ['a'] did not land; it will be sent again" in caplog.messages
+    assert store.outbox_item("a").last_error == "not found in the thread after an unconfirmed send"
+    outbox.send(REF, REF.id, 6, lambda n: True)
+    bot_posts(store, (7, "ボット", ">>5 \ndice1d6=3 (3)"))
+    outbox.reconcile(REF.id)
+    assert f"{REF.id}: outbox ['a'] had landed as >>7; not sent again" in caplog.messages
+    assert store.outbox_item("a").sent_number == 7 and store.post(REF.id, 7).own
+
+
+def test_a_post_written_with_old_style_line_breaks_is_recognised() -> None:
+    from poster.outbox import comparable
+
+    assert comparable(">>5\rdice1d6=3 (3)") == comparable(">>5\ndice1d6=3 (3)")
