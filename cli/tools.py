@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from engine.ruleset import RulesetError
+from engine.ruleset import ImportsCharacters, Registry, Ruleset, RulesetError, Simulates
 
 if TYPE_CHECKING:  # the rest is imported by the command that uses it, when it runs
     from engine.config import GameConfig
@@ -321,6 +321,8 @@ def _simulate(registry: Registry) -> click.Command:
         ruleset = registry.get(game)
         if scenario is not None and state_in is not None:
             raise click.UsageError("--scenario と --from はどちらか一方だけ指定してください")
+        if not isinstance(ruleset, Simulates):
+            raise click.ClickException(f"{ruleset.NAME} はひとりでは進まないため、シミュレーションできません")
         try:
             if state_in is not None:
                 stored = json.loads(read_text(state_in))
@@ -354,6 +356,14 @@ def _help(registry: Registry) -> click.Command:
     return help_command
 
 
+def _imported(ruleset: Ruleset, text: str, owner: str) -> str:
+    """A character another tool exported, as the table for the game's scenario (RulesetError when the
+    game has no characters to import)."""
+    if not isinstance(ruleset, ImportsCharacters):
+        raise RulesetError(f"{ruleset.NAME}にはキャラクターの取り込みがありません")
+    return ruleset.import_character(text, owner)
+
+
 def _import_character(registry: Registry) -> click.Command:
     """`threadgm import-character GAME FILE`: another tool's character as the game takes it (DysTopiA:
     【キャラシート】 posts ready to paste into the thread)."""
@@ -370,7 +380,7 @@ def _import_character(registry: Registry) -> click.Command:
     def import_character_command(game: str, source: Path, owner: str) -> None:
         """キャラクターを取り込む: ココフォリアのキャラクターJSONを、スレに貼れる【キャラシート】にして表示する."""
         try:
-            click.echo(registry.get(game).import_character(read_text(source), owner.strip()), nl=False)
+            click.echo(_imported(registry.get(game), read_text(source), owner.strip()), nl=False)
         except RulesetError as error:
             raise click.ClickException(str(error)) from error
 

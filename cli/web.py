@@ -18,7 +18,7 @@ import click
 from cli.tools import GameChoice, read_text
 from engine.config import BotConfig, ConfigError, GameConfig
 from engine.referee import GameSetup
-from engine.ruleset import Registry
+from engine.ruleset import Registry, picture_of
 from poster.wiki import DIALECTS
 from store.db import Store
 from web.export import export
@@ -97,7 +97,7 @@ def _picture(registry: Registry, load_config: LoadConfig) -> click.Command:
                 state = ruleset.initial_state(ruleset.read_scenario(read_text(scenario)))
         except (ValueError, LookupError) as error:
             raise click.ClickException(str(error)) from error
-        drawn = ruleset.picture(state, result)
+        drawn = picture_of(ruleset, state, result)
         if drawn is None:
             raise click.ClickException(f"{ruleset.NAME} には図がありません（状態 の表をご覧ください）")
         click.echo(drawn)

@@ -29,12 +29,12 @@ COIN = '''
 
 from engine.report import heading, line, report
 from engine.rng import SeededDice
-from engine.ruleset import ClockedRuleset, OrderText, Rejection
+from engine.ruleset import ClockedRuleset, OrderText, Rejection, VerifiesPeriods
 
 FACES = ("表", "裏")
 
 
-class CoinRuleset(ClockedRuleset):
+class CoinRuleset(ClockedRuleset, VerifiesPeriods):
     ID = "coin"
     NAME = "コイン"
     HELP = "【コイン】＜コイン＞表 か ＜コイン＞裏 と書く。当たった人に1点。"

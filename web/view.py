@@ -26,6 +26,7 @@ from engine.config import GameConfig
 from engine.keys import JST
 from engine.referee import GameSetup
 from engine.report import Block, Heading, Line, Report, Section, Table
+from engine.ruleset import picture_of
 from poster.markup import block_lines
 from store.db import OutboxRecord, Store
 from store.reads import change_mark, history_mark, is_sent, sent_posts, unsent_count
@@ -246,7 +247,7 @@ def build(
         deadline=deadline,
         senders=senders,
         waiting=waiting,
-        picture=ruleset.picture(state, result),
+        picture=picture_of(ruleset, state, result),
         standings=report_parts(ruleset.status(state)),
         reports=_reports(posts),
         keys=keys_shown,

@@ -33,7 +33,7 @@ from engine.keys import PrefixedSource, day_of, purpose_prefix
 from engine.offline.steps import Replay, step_notes, verify_steps
 from engine.report import Report
 from engine.rng import SeededSource
-from engine.ruleset import ImmediateRuleset, OrderText, Ruleset
+from engine.ruleset import AuditsPosts, ImmediateRuleset, OrderText, ReplaysThread, Ruleset, VerifiesPeriods
 from parser.gm import find_gm_commands
 
 _HEX = r"([0-9a-f]{64})"
@@ -355,7 +355,7 @@ def _steps_note(game: ImmediateRuleset, steps: list[int]) -> str:
 def _audit(
     game: Ruleset | None, posts: Sequence[ThreadPost], bot: tuple[str, ...], result: Verification
 ) -> None:
-    if not isinstance(game, Ruleset):
+    if not isinstance(game, AuditsPosts):
         return
     found = game.audit_posts([post.body for post in posts if post.trip in bot])
     if found is None:
@@ -374,7 +374,7 @@ def _replay_thread(
 ) -> None:
     """A clocked game's periods recomputed from the thread's orders (`Ruleset.replay_thread`), when
     the game can and its scenario is given; without it, a note says how to give it."""
-    if not isinstance(game, Ruleset) or not game.replays_thread or not result.periods_checked:
+    if not isinstance(game, ReplaysThread) or not result.periods_checked:
         return
     if scenario is None:
         result.notes.append(
@@ -535,10 +535,10 @@ def _check_periods(
             result.notes.append(f"{label} の更新に鍵が見つかりません")
             continue
         _check_period_key(report, label, parts, result)
-        result_read = ruleset.read_period(report.lines) if ruleset is not None else None
+        result_read = ruleset.read_period(report.lines) if isinstance(ruleset, VerifiesPeriods) else None
         if result_read is None:
             continue
-        assert ruleset is not None
+        assert isinstance(ruleset, VerifiesPeriods)
         found = ruleset.verify_period(report.key, result_read)
         recomputed = True
         result.periods_checked += 1

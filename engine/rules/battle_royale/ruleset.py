@@ -30,11 +30,23 @@ from engine.rules.battle_royale.chances import status_blocks
 from engine.rules.battle_royale.common_steps import survivor_table
 from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
 from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates
+from engine.rules.battle_royale.picture import picture as draw
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result, simulate_from
 from engine.rules.battle_royale.state import State, clone
 from engine.rules.battle_royale.verify import continued
-from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, OrderText, Rejection, Ruleset, Setting
+from engine.ruleset import (
+    ClockedRuleset,
+    ImmediateRuleset,
+    Order,
+    OrderText,
+    Pictured,
+    Rejection,
+    Ruleset,
+    Setting,
+    Simulates,
+    VerifiesPeriods,
+)
 from parser.numbers import NotANumber, read_number
 
 # A guard, never a rule: a battle needs a handful of dice (rerolls included); this many without the
@@ -66,7 +78,7 @@ _ASSISTED_HELP = """
 """
 
 
-class _BattleRoyale(Ruleset[State, DieTemplate]):
+class _BattleRoyale(Ruleset[State, DieTemplate], Pictured[State], Simulates[State]):
     """What both modes share: the state, the GM's settings, the status post, no player orders (the
     base's defaults: no order grammar, anyone may post, nothing assumed for a missing order)."""
 
@@ -78,6 +90,9 @@ class _BattleRoyale(Ruleset[State, DieTemplate]):
         Setting("options.battles_per_period", "1回の更新で行う戦闘の数（1～100）", int),
         Setting("options.summary_every", "戦況まとめを出す間隔（戦闘数、0で出さない）", int),
     )
+
+    def picture(self, state: State, result: Mapping[str, Any] | None = None) -> str:
+        return draw(state, result)
 
     def initial_state(self, scenario: Mapping[str, Any]) -> State:
         return br.initial_state(dict(scenario))
@@ -225,7 +240,7 @@ def _one_survivor_table(steps: list[list[Event]]) -> list[list[Event]]:
     ]
 
 
-class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate]):
+class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate], VerifiesPeriods):
     ID = "battle-royale"
     HELP = br.HELP + _AUTOMATIC_HELP
     SUMMARY = "書き込む命令はありません。更新のたびにダイス民ボットが次の戦闘のダイスを振ります（GMの 進行 ですぐに）。"

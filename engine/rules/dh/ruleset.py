@@ -28,13 +28,25 @@ from engine.rules.dh.control import check_order, ready_characters, side_owners, 
 from engine.rules.dh.forecast import forecast
 from engine.rules.dh.grammar import Command, Refused, parse
 from engine.rules.dh.help import HELP, SUMMARY
+from engine.rules.dh.picture import picture as draw
 from engine.rules.dh.reading import read_line
 from engine.rules.dh.report import build_report, opening_blocks, status_report
 from engine.rules.dh.resolution import resolve_phase
 from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, clone, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
-from engine.ruleset import ClockedRuleset, Order, OrderText, Owners, Rejection, RulesetError, Setting
+from engine.ruleset import (
+    ClockedRuleset,
+    Order,
+    OrderText,
+    Owners,
+    Pictured,
+    Rejection,
+    RulesetError,
+    Setting,
+    Simulates,
+    VerifiesPeriods,
+)
 from parser.numbers import DIGITS, number_or_error
 
 _AUTHOR = regex.compile(r"^\s*\[([^\]]+)\]\s*(.*)$")
@@ -143,12 +155,15 @@ def rules_in_force(state: DHState) -> list[str]:
     return found
 
 
-class DHRuleset(ClockedRuleset[DHState, Command]):
+class DHRuleset(ClockedRuleset[DHState, Command], Pictured[DHState], Simulates[DHState], VerifiesPeriods):
     ID = "dh"
     NAME = "ダンゲロス・ハルマゲドン"
     HELP = HELP
     SUMMARY = SUMMARY
     settings: Sequence[Setting] = SETTINGS
+
+    def picture(self, state: DHState, result: Mapping[str, Any] | None = None) -> str:
+        return draw(state, result)
 
     def rules_in_force(self, state: DHState) -> list[str]:
         return rules_in_force(state)

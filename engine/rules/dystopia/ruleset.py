@@ -29,6 +29,7 @@ from engine.rules.dystopia.grammar import (
 from engine.rules.dystopia.handouts import KEY_STREAM, key_faces
 from engine.rules.dystopia.help import HELP, SUMMARY
 from engine.rules.dystopia.intake import sheet_report, take_sheet
+from engine.rules.dystopia.picture import picture as draw
 from engine.rules.dystopia.scenes import scene_title
 from engine.rules.dystopia.settings import SETTINGS, set_path
 from engine.rules.dystopia.sheets import (
@@ -43,7 +44,18 @@ from engine.rules.dystopia.sheets import (
 )
 from engine.rules.dystopia.state import BASE_STATS, DOWN, DystopiaError, Handout, Options, Sheet, State
 from engine.rules.dystopia.verify import audit_handouts, published_keys
-from engine.ruleset import ImmediateRuleset, Order, OrderText, Owners, Rejection, RulesetError, ThreadAudit
+from engine.ruleset import (
+    AuditsPosts,
+    ImmediateRuleset,
+    ImportsCharacters,
+    Order,
+    OrderText,
+    Owners,
+    Pictured,
+    Rejection,
+    RulesetError,
+    ThreadAudit,
+)
 
 
 def _options(scenario: Mapping[str, Any]) -> Options:
@@ -253,12 +265,15 @@ def status_blocks(state: State) -> list[Block]:
     return blocks
 
 
-class DystopiaRuleset(ImmediateRuleset[State, Any]):
+class DystopiaRuleset(ImmediateRuleset[State, Any], Pictured[State], AuditsPosts, ImportsCharacters):
     ID = "dystopia"
     NAME = "DysTopiA"
     HELP = HELP
     SUMMARY = SUMMARY
     settings = SETTINGS
+
+    def picture(self, state: State, result: Mapping[str, Any] | None = None) -> str:
+        return draw(state, result)
 
     def initial_state(self, scenario: Mapping[str, Any]) -> State:
         try:

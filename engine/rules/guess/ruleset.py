@@ -18,7 +18,17 @@ import regex
 from engine.report import Report, heading, line, report, table
 from engine.rng import RandomSource
 from engine.rules.guess import verify
-from engine.ruleset import ANYONE, Author, ClockedRuleset, Order, OrderText, Owners, Rejection, Setting
+from engine.ruleset import (
+    ANYONE,
+    Author,
+    ClockedRuleset,
+    Order,
+    OrderText,
+    Owners,
+    Rejection,
+    Setting,
+    VerifiesPeriods,
+)
 from parser.numbers import NotANumber, number_or_error, read_number
 
 _GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
@@ -34,7 +44,7 @@ class GuessState:
     rounds: int = 0  # the game ends after this many updates; 0: never
 
 
-class GuessRuleset(ClockedRuleset[GuessState, int]):
+class GuessRuleset(ClockedRuleset[GuessState, int], VerifiesPeriods):
     ID = "guess"
     NAME = "数当て"
     HELP = """\

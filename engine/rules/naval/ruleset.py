@@ -38,6 +38,7 @@ from engine.rules.naval.grammar import (
     parse_orders_file,
     parse_randoms_file,
 )
+from engine.rules.naval.picture import picture as draw
 from engine.rules.naval.state import (
     CATEGORY_NAMES,
     FIGHTER,
@@ -57,9 +58,11 @@ from engine.ruleset import (
     Order,
     OrderText,
     Owners,
+    Pictured,
     Rejection,
     RulesetError,
     Setting,
+    VerifiesPeriods,
     may_act,
 )
 from parser.numbers import NotANumber, number_or_error, read_number
@@ -187,7 +190,15 @@ def _where(state: NavalState, unit_id: str) -> str:
     return f"({unit.hex[0]},{unit.hex[1]})" if unit.hex else "-"
 
 
-class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
+class _CheckedScenario(dict):
+    """A scenario table with the game the rules built from it, for the `initial_state` of this table."""
+
+    def __init__(self, data: Mapping[str, Any], built: NavalState) -> None:
+        super().__init__(data)
+        self.built: NavalState | None = built
+
+
+class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder], Pictured[NavalState], VerifiesPeriods):
     ID = naval.ID
     NAME = naval.NAME
     HELP = naval.HELP + _ADAPTER_HELP
@@ -198,7 +209,9 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
 ＜移動＞ABC-DD-A-01、(5,6)　艦船の移動（艦載機の退避は ＜移動＞ABC-F-A-05、ABC）
 取消 でそのピリオドの自分の命令を取り消し、準備完了 で早期更新に同意。"""
     settings: Sequence[Setting] = SETTINGS
-    _checked: tuple[dict[str, Any], NavalState] | None = None  # read_scenario's game, for initial_state
+
+    def picture(self, state: NavalState, result: Mapping[str, Any] | None = None) -> str:
+        return draw(state, result)
 
     def parse_line(self, text: str) -> OrderText | Rejection | None:
         parsed = parse_order(text)
@@ -214,22 +227,22 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder]):
         return f"{order.post}/{order.line}"
 
     def initial_state(self, scenario: Mapping[str, Any]) -> NavalState:
-        handed, self._checked = self._checked, None
-        if handed is not None and handed[0] is scenario:
-            return handed[1]  # built by read_scenario from this very table, and given out once
+        if isinstance(scenario, _CheckedScenario) and scenario.built is not None:
+            built, scenario.built = scenario.built, None  # built by read_scenario from this table: once
+            return built
         return naval.initial_state(dict(scenario))
 
     @gc_paused
     def read_scenario(self, text: str) -> dict[str, Any]:
         """The TOML table, once the rules have built its game: a scenario they cannot play is refused
-        here, with why. The game built is kept for the `initial_state` of the same table, which
-        follows (a 20,000-unit scenario is not built twice)."""
+        here, with why. The table carries the game built from it to the `initial_state` that follows
+        (a 20,000-unit scenario is not built twice); the ruleset itself, shared by every poll worker,
+        keeps nothing."""
         try:
             data = read_toml(text)
         except tomllib.TOMLDecodeError as error:  # in the words of Ruleset.read_scenario
             raise RulesetError(f"シナリオのTOMLが読めません：{error}") from error
-        self._checked = (data, naval.initial_state(dict(data)))
-        return data
+        return _CheckedScenario(data, naval.initial_state(dict(data)))
 
     def read_orders(self, state: NavalState, text: str) -> list[Order]:
         """ORDERS.txt (`ISLAND:order` per line): every line becomes an order of that island, written

@@ -21,6 +21,7 @@ from engine.rules.nijiyabou import report as season_report
 from engine.rules.nijiyabou.grammar import Command, parse_line
 from engine.rules.nijiyabou.help import HELP, SUMMARY
 from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
+from engine.rules.nijiyabou.picture import picture as draw
 from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
@@ -29,10 +30,14 @@ from engine.ruleset import (
     Order,
     OrderText,
     Owners,
+    Pictured,
     Rejection,
+    ReplaysThread,
     RulesetError,
     Setting,
+    Simulates,
     ThreadAudit,
+    VerifiesPeriods,
 )
 from parser.numbers import NotANumber, read_number
 
@@ -154,13 +159,18 @@ def rules_in_force(state: State) -> list[str]:
     return found
 
 
-class NijiyabouRuleset(ClockedRuleset[State, Command]):
+class NijiyabouRuleset(
+    ClockedRuleset[State, Command], Pictured[State], Simulates[State], ReplaysThread, VerifiesPeriods
+):
     ID = "nijiyabou"
     TEMPLATE = "default.toml"  # the rule page's own game is the one `threadgm new` writes
     NAME = "にじ野望"
     HELP = HELP
     SUMMARY = SUMMARY
     settings: Sequence[Setting] = SETTINGS
+
+    def picture(self, state: State, result: Mapping[str, Any] | None = None) -> str:
+        return draw(state, result)
 
     def read_scenario(self, text: str) -> dict[str, Any]:
         return read_toml(text)
@@ -268,7 +278,6 @@ class NijiyabouRuleset(ClockedRuleset[State, Command]):
     def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
         return sim.simulate(scenario, runs, seed, as_json=as_json)
 
-    replays_thread = True
 
     def replay_thread(
         self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]

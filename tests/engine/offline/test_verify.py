@@ -10,6 +10,7 @@ from engine.keys import commitment, period_key
 from engine.offline.verify import ThreadPost, verify_thread
 from engine.report import Report, line, report
 from engine.rng import SeededDice
+from engine.ruleset import VerifiesPeriods
 from poster.markup import PostLimits, render_body, render_posts
 
 SECRET = b"s" * 32
@@ -27,7 +28,7 @@ def drawn(period: int) -> int:
     return SeededDice(key(period), "test/number").roll(100)
 
 
-class Rules:
+class Rules(VerifiesPeriods):
     """A ruleset whose report publishes one number drawn from the period key."""
 
     NAME = NAME

@@ -9,28 +9,16 @@ A game is a folder under `engine/rules/` whose `__init__.py` exports an instance
 
 The types the periods machinery passes: `OrderText` (a line the grammar accepted), `Rejection` (a line
 that looks like an order but cannot be one), `Order` (an accepted command with where it came from),
-`Setting` (a state path the GM may change with 設定), `Author` (who wrote a post).
-
-Who may act for what is one rule, `may_act`, decided here for every game: a game only says who owns
-what (`Ruleset.owners`), and `Ruleset.may_act_for` decides —
-- a configured GM (a trip of the configuration's gm_trips; offline, the GM's own tool) may act for
-  anything;
-- an owner listed with a trip (`名前◆TRIP`, `◆TRIP`) is the author with that trip, whatever the name
-  (names are free to change; only the trip is proof);
-- an owner listed without a trip is the author of that name (a GM who lists a bare name lets anyone
-  who types it speak for it);
-- a thing nobody owns is the GM's alone, unless the game's rules leave it open to every writer
-  (`ANYONE`, which its HELP must say). Nobody acts for another without a rule that says so.
+`Setting` (a state path the GM may change with 設定); `Author` and who may act for what are
+`author.py`'s, the optional capabilities `capabilities.py`'s, the `Registry` `registry.py`'s.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
-import threading
 import tomllib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
@@ -38,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 
 from engine.report import Block, Report, report
 from engine.rng import RandomSource, RecordedDice, RecordedSource, parse_rands
+from engine.ruleset.author import Author, Owners, may_act
 
 S = TypeVar("S")  # the game's state
 C = TypeVar("C")  # the game's command (what its grammar parses an order line into)
@@ -58,62 +47,6 @@ class Rejection:
 
     text: str
     reason: str
-
-
-@dataclass(frozen=True)
-class Author:
-    """Who wrote a post, as the board shows it: the name, the trip (None without one), the board's ID
-    of the writer where it shows one, and whether the trip is a configured GM's."""
-
-    name: str
-    trip: str | None = None
-    id: str | None = None  # the board's ID of the post (per address and day), where it shows one
-    gm: bool = False
-
-    @classmethod
-    def of(cls, text: str, *, id: str | None = None, gm: bool = False) -> Author:
-        """`名前◆TRIP` (or `◆TRIP`, or a bare name) as an author; a ◆ with nothing after it is a trip
-        nobody has (boards turn a typed ◆ into ◇, so only a listing can hold one)."""
-        name, mark, trip = text.partition("◆")
-        return cls(name.strip(), trip.strip() if mark else None, id or None, gm)
-
-    def __str__(self) -> str:
-        """The form orders and the log keep: `名前◆TRIP`, or the bare name without a trip."""
-        return f"{self.name}◆{self.trip}" if self.trip else self.name
-
-    def same_as(self, other: Author) -> bool:
-        """Whether two posts' authors are one writer: the same trip when either has one, else the same
-        name (a trip cannot be borrowed by a name, nor a name by a trip)."""
-        if self.trip is not None or other.trip is not None:
-            return self.trip == other.trip
-        return self.name == other.name
-
-    def is_owner(self, owner: str) -> bool:
-        """Whether this author is the owner a scenario or the state lists (`名前◆TRIP`, `◆TRIP`, or a
-        bare name): by the trip when the listing has one, else by the name."""
-        listed = Author.of(owner)
-        if listed.trip is not None:
-            return bool(self.trip) and listed.trip == self.trip
-        return bool(listed.name) and listed.name == self.name
-
-
-class _Anyone:
-    """The owners of a thing the game's rules leave open to every writer (its HELP says so)."""
-
-    def __repr__(self) -> str:
-        return "ANYONE"
-
-
-ANYONE = _Anyone()
-Owners = Sequence[str] | _Anyone
-
-
-def may_act(author: Author, owners: Owners) -> bool:
-    """The one rule for "may this author act for that thing" (the module's docstring says it whole)."""
-    if author.gm or owners is ANYONE:
-        return True
-    assert not isinstance(owners, _Anyone)
-    return any(author.is_owner(owner) for owner in owners)
 
 
 @dataclass(frozen=True)
@@ -198,20 +131,6 @@ class Ruleset(ABC, Generic[S, C]):
         """What 状態 posts while a period runs, given the orders accepted in it so far (a game whose
         claims settle at the deadline counts them). Default: `status(state)`."""
         return self.status(state)
-
-    def picture(self, state: S, result: Mapping[str, Any] | None = None) -> str | None:
-        """The state as SVG text for the game page and `threadgm picture` (only what the thread may
-        see); `result` is the structured result of the period that led to it (`result_data`), when
-        known. Default: the game folder's `picture.py` module's `picture(state, result)`, as
-        `template()` reads its scenarios/; None when it has none (the page shows `status` instead)."""
-        package = sys.modules[type(self).__module__].__package__ or type(self).__module__
-        try:
-            module = importlib.import_module(f"{package}.picture")
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.picture":
-                raise
-            return None
-        return module.picture(state, result)
 
     def summary(self) -> list[str]:
         """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines."""
@@ -330,57 +249,6 @@ class Ruleset(ABC, Generic[S, C]):
         data = outcome.meta.get("result")
         return dict(data) if isinstance(data, Mapping) else {}
 
-    def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
-        """`threadgm simulate`: whole games played by themselves (None: this game cannot play itself)."""
-        return None
-
-    def simulate_from(self, state: S, runs: int, seed: str, *, as_json: bool) -> str | None:
-        """`threadgm simulate --from STATE.json`: games played on from a stored position (None: this
-        game cannot). Default: None."""
-        return None
-
-    def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
-        """A period report as posted, read back into the structured result `verify_period` checks
-        (the form of the resolution's `Report.meta["result"]`). Default: None — the game's reports
-        cannot be recomputed, and `verify` checks only the period keys."""
-        return None
-
-    def verify_period(self, key: bytes, result: Mapping[str, Any]) -> list[str]:
-        """Recompute from a period's key what its structured result says: the problems (Japanese,
-        empty when all match). Called only for games whose `read_period` reads their reports."""
-        return []
-
-    def import_character(self, text: str, owner: str) -> str:
-        """A character another tool exported (ココフォリア's clipboard JSON, say) as the table to paste
-        into this game's scenario file, owned by `owner` (a trip, or "" for an NPC). Default: the
-        game has no characters to import."""
-        raise RulesetError(f"{self.NAME}にはキャラクターの取り込みがありません")
-
-    def audit_posts(self, bot_bodies: Sequence[str]) -> ThreadAudit | None:
-        """The game's own checks of what the bot posted (bodies in thread order), for `verify`: a
-        commitment against what it committed to, say. Default: None — nothing of its own to check."""
-        return None
-
-    replays_thread: ClassVar[bool] = False  # `replay_thread` recomputes results given the scenario
-
-    def replay_thread(
-        self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]
-    ) -> ThreadAudit | None:
-        """For `verify` with the game's scenario: every period's result recomputed from the thread —
-        posts as (number, author `名前◆TRIP`, body, written by the bot) in thread order: the orders the
-        bot's receipts accepted, the GM's settings it echoed, the period keys it published — and
-        compared with the report it posted. Default: None (the game cannot)."""
-        return None
-
-
-@dataclass(frozen=True)
-class ThreadAudit:
-    """What a game's `audit_posts` compared: how many things, how many matched, the problems found."""
-
-    checked: int
-    matched: int
-    problems: tuple[str, ...] = ()
-
 
 class ClockedRuleset(Ruleset[S, C]):
     """A game of simultaneous orders: posts are read as orders, and at each period boundary `resolve`
@@ -443,57 +311,3 @@ class ImmediateRuleset(Ruleset[S, C]):
         return state, report(*blocks, kind="resolution")
 
 
-class Registry:
-    """The games by id, as the configuration names them; the one list every tool reads.
-
-    An entry is a Ruleset, or `(id, "package.module:ATTRIBUTE")` for one imported the first time it is
-    asked for: a command that uses one game (`threadgm help naval`) loads that game alone, and one
-    that uses none (`threadgm roll`) loads none. Walking the registry (`for ruleset in registry`,
-    `by_name`) loads them all."""
-
-    def __init__(self, rulesets: Iterable[Ruleset | tuple[str, str]] = ()) -> None:
-        self._rulesets: dict[str, Ruleset | str] = {}  # a str: where the ruleset is, not yet loaded
-        self._loading = threading.Lock()
-        for ruleset in rulesets:
-            self.add(ruleset)
-
-    def add(self, ruleset: Ruleset | tuple[str, str]) -> Ruleset | tuple[str, str]:
-        ruleset_id = ruleset[0] if isinstance(ruleset, tuple) else ruleset.ID
-        if ruleset_id in self._rulesets:
-            raise ValueError(f"ruleset id {ruleset_id!r} is registered twice")
-        self._rulesets[ruleset_id] = ruleset[1] if isinstance(ruleset, tuple) else ruleset
-        return ruleset
-
-    def get(self, ruleset_id: str) -> Ruleset:
-        try:
-            entry = self._rulesets[ruleset_id]
-        except KeyError:
-            raise KeyError(
-                f"ルール {ruleset_id!r} はありません（使えるもの: {', '.join(self.ids())}）"
-            ) from None
-        return entry if not isinstance(entry, str) else self._load(ruleset_id)
-
-    def _load(self, ruleset_id: str) -> Ruleset:
-        with self._loading:
-            entry = self._rulesets[ruleset_id]
-            if not isinstance(entry, str):
-                return entry  # another thread loaded it meanwhile
-            module, _, attribute = entry.partition(":")
-            ruleset = getattr(importlib.import_module(module), attribute)
-            if ruleset_id != ruleset.ID:
-                raise ValueError(f"{entry} is the ruleset {ruleset.ID!r}, registered as {ruleset_id!r}")
-            self._rulesets[ruleset_id] = ruleset
-            return ruleset
-
-    def __contains__(self, ruleset_id: object) -> bool:
-        return ruleset_id in self._rulesets
-
-    def __iter__(self):
-        return iter([self.get(ruleset_id) for ruleset_id in self.ids()])
-
-    def ids(self) -> list[str]:
-        return list(self._rulesets)
-
-    def by_name(self, name: str) -> Ruleset | None:
-        """The game an opening post 【NAME 開始】 names."""
-        return next((ruleset for ruleset in self if name == ruleset.NAME), None)
