@@ -15,6 +15,7 @@ from engine.rng import (
     SeededDice,
     SeededSource,
     SplitSource,
+    _block,
     face_from_word,
     parse_rands,
     roll_many,
@@ -130,3 +131,14 @@ def test_roll_many_takes_any_dice() -> None:
     assert roll_many(recorded, 6, 2) == [2, 5] and recorded.remaining == 0
     one_by_one = SeededDice(KEY, "p")
     assert roll_many(SeededDice(KEY, "p"), 6, 3) == [one_by_one.roll(6) for _ in range(3)]
+
+
+@pytest.mark.parametrize("key", [b"", b"\x01" * 32, bytes(range(64)), bytes(range(65)), b"k" * 200])
+def test_a_block_is_hmac_sha256_of_the_purpose_and_its_number(key: bytes) -> None:
+    import hashlib
+    import hmac
+
+    for purpose, block in (("p", 0), ("naval/ABC", 3), ("日本語|x", 12)):
+        digest = hmac.digest(key, f"{purpose}|{block}".encode(), hashlib.sha256)
+        words = [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
+        assert list(_block(key, purpose, block)) == words

@@ -65,6 +65,10 @@ def prepare(command: AddDice) -> Callable[[Roller], Answer]:
     expression = "".join(slot if isinstance(slot, str) else notations[slot] for slot in slots)
     echo = f"({expression}{stringify.cmp_text(command.cmp_op)}{target_text})"
     sep = stringify.SEP
+    if plain and not judged and target_error is None:
+        single = _single_roll(command.lhs, echo, secret)  # type: ignore[arg-type]
+        if single is not None:
+            return single
 
     def run(roller: Roller) -> Answer:
         rolls: Rolls = []
@@ -85,6 +89,31 @@ def prepare(command: AddDice) -> Callable[[Roller], Answer]:
             success=success,
             failure=not success,
             total=total,
+        )
+
+    return run
+
+
+def _single_roll(node: DiceRoll, echo: str, secret: bool) -> Callable[[Roller], Answer] | None:
+    """`xDy` alone (no keep, no target: most of what players roll) without the general machinery:
+    the same text, the same dice, fewer steps. None when the roll is anything else (D66, a count or
+    sides too large to compute, which the general path refuses at its turn)."""
+    try:
+        times = value(node.times, zero_is_one=True)
+        sides = IMPLICIT_SIDES if node.sides is None else value(node.sides, zero_is_one=True)
+    except Refused:
+        return None
+    if sides == 66:
+        return None
+    sep = stringify.SEP
+
+    def run(roller: Roller) -> Answer:
+        faces = roller.roll_barabara(times, sides)
+        total = sum(faces)
+        if len(faces) <= 1:
+            return Answer(f"{echo}{sep}{total}", secret=secret, total=total)
+        return Answer(
+            f"{echo}{sep}{total}[{','.join(map(str, faces))}]{sep}{total}", secret=secret, total=total
         )
 
     return run
