@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.report import Blank, anchor, heading, line, report, section, strong, table
+from engine.report import Blank, Label, anchor, heading, line, report, section, strong, table
 from poster.wiki import DIALECTS, escape, plain_line, render_wiki
 
 SHOWN = report(
@@ -119,3 +119,62 @@ def test_escaping_is_reversible_by_a_reader_of_character_references() -> None:
     for text in HOSTILE:
         for dialect in DIALECTS:
             assert html.unescape(escape(text, dialect)) == text  # type: ignore[arg-type]
+
+
+def test_a_line_break_inside_a_name_or_cell_becomes_a_space_on_every_wiki() -> None:
+    from poster.wiki import escape, plain_line
+
+    for dialect in ("atwiki", "pukiwiki", "markdown"):
+        assert escape("東\r\n京\r都\n庁", dialect) == "東  京 都 庁", dialect
+    assert plain_line("名前\n* 見出し", "pukiwiki") == "名前 * 見出し~"  # inside the line: no markup
+    assert plain_line("-二行目", "markdown") == "&#45;二行目  "
+
+
+def test_markup_at_the_start_of_a_cell_or_line_is_shown_as_itself_and_the_rest_kept() -> None:
+    from poster.wiki import table_lines
+
+    assert table_lines([["~見出し", "LEFT:左", ""]], None, "pukiwiki") == ["|&#126;見出し|&#76;EFT:左| |"]
+    assert table_lines([["!強調"]], ("!名",), "atwiki") == ["|!&#33;名|", "|&#33;強調|"]
+    assert render_wiki(report(line("*太字のつもり"), line(strong("本当の太字"), "です")), "atwiki") == (
+        "&#42;太字のつもり\n''本当の太字''です\n"
+    )
+    assert render_wiki(report(line(strong(""), "空の太字")), "markdown") == "空の太字  \n"
+
+
+def test_a_markdown_table_is_as_wide_as_its_widest_row() -> None:
+    from poster.wiki import table_lines
+
+    assert table_lines([["a", "b"], ["c"]], None, "markdown") == [
+        "|   |   |",
+        "|---|---|",
+        "| a | b |",
+        "| c |   |",
+    ]
+    assert table_lines([["x"]], ("名",), "markdown") == ["| 名 |", "|---|", "| x |"]
+
+
+def test_headings_keep_their_level_down_to_the_wikis_third_and_markdowns_sixth() -> None:
+    from poster.wiki import heading_line
+
+    assert heading_line("戦況", 3, "atwiki") == "***戦況"
+    assert heading_line("戦況", 4, "pukiwiki") == "''【戦況】''~"
+    assert heading_line("戦況", 5, "markdown") == "###### 戦況"
+    assert heading_line("戦況", 6, "markdown") == "###### 戦況"
+    nested = report(section(heading("第一報"), section(heading("内訳"), line("x"))))
+    assert render_wiki(nested, "atwiki") == "**第一報\n\n**内訳\nx\n"  # sections keep the report's level
+    assert render_wiki(report(heading("見出し")), "atwiki", 1).startswith("*見出し")
+    assert render_wiki(report(line(Label("注"), "以上"), reply_to=(3, 4)), "pukiwiki") == (
+        "&#62;&#62;3 &#62;&#62;4~\n【注】以上~\n"
+    )
+    assert render_wiki(report(line(), line("a"), Blank(), Blank()), "markdown") == "a  \n"
+    assert render_wiki(report(section(heading("深い"))), "atwiki", 3) == "***深い\n"
+
+
+def test_a_block_on_its_own_is_a_part_of_the_page_under_its_top() -> None:
+    from poster.wiki import block_lines
+
+    assert block_lines(heading("戦況"), "atwiki") == ["", "**戦況"]
+    with pytest.raises(TypeError, match="not a block: 'x'"):
+        block_lines("x", "atwiki")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not a span: 3"):
+        block_lines(line(3), "atwiki")  # type: ignore[arg-type]
