@@ -136,7 +136,7 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         from store.db import private_directory
 
         ruleset = registry.get(game)
-        if gm_key is None and sys.stdin.isatty():
+        if gm_key is None and _interactive():
             gm_key = click.prompt(
                 "GMのキー（'#キー'。空のままなら GM なし：gm_trips を書くまでゲームは始まりません）",
                 default="",
@@ -195,6 +195,11 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
 
     return new_command
+
+
+def _interactive() -> bool:
+    """Whether someone at a terminal can answer a question (a script or a pipe never hangs on one)."""
+    return sys.stdin.isatty()
 
 
 def _gm_trips(key: str) -> tuple[str, ...]:

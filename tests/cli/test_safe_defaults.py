@@ -83,3 +83,15 @@ def test_a_game_open_to_every_writer_is_warned_about_at_start(caplog: pytest.Log
     with caplog.at_level(logging.WARNING, "threadgm"):
         _warn_untripped(setup)
     assert "GMがいません" in caplog.text and "「ABC」は誰でも" in caplog.text
+
+
+def test_new_asks_for_the_gm_key_at_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.tools
+
+    monkeypatch.setattr(cli.tools, "_interactive", lambda: True)
+    args = ["new", "guess", str(tmp_path / "a"), "--thread", URL]
+    result = CliRunner().invoke(main, args, input="#threadgm-test-key\n")
+    assert result.exit_code == 0, result.output
+    assert "GMのキー" in result.output
+    data = tomllib.loads((tmp_path / "a" / "threadgm.toml").read_text("utf-8"))
+    assert data["game"][0]["gm_trips"] == ["◆" + name_and_trip("#threadgm-test-key")[1]]
