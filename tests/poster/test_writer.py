@@ -197,8 +197,10 @@ REF = ThreadRef.from_url("http://127.0.0.1:8380/test/read.cgi/test/1795954933/")
 
 
 class Answer:
-    def __init__(self, page: str = "", status: int = 200, location: str | None = None) -> None:
-        self.content = page.encode("cp932")
+    def __init__(
+        self, page: str = "", status: int = 200, location: str | None = None, encoding: str = "cp932"
+    ) -> None:
+        self.content = page.encode(encoding)
         self.status_code = status
         self.is_redirect = location is not None
         self.headers = {"Location": location} if location is not None else {}
@@ -207,14 +209,15 @@ class Answer:
 class Session:
     """Answers each POST with the next answer (or raises it), and keeps the forms it was sent."""
 
-    def __init__(self, *answers: Answer | Exception) -> None:
+    def __init__(self, *answers: Answer | Exception, encoding: str = "cp932") -> None:
         self.answers = list(answers)
+        self.encoding = encoding
         self.forms: list[dict[str, str]] = []
 
     def post(self, url: str, data: str, **_: object) -> Answer:
         from urllib.parse import parse_qsl
 
-        self.forms.append(dict(parse_qsl(data, keep_blank_values=True, encoding="cp932")))
+        self.forms.append(dict(parse_qsl(data, keep_blank_values=True, encoding=self.encoding)))
         answer = self.answers.pop(0)
         if isinstance(answer, Exception):
             raise answer
@@ -286,3 +289,33 @@ def test_where_a_redirect_goes_decides_what_it_means() -> None:
         assert (away.kind, away.retry_after) == ("uncertain", 60), elsewhere
     huge = redirected(url, REF.read_url, "http://portal.example/" + "a" * 400, form)
     assert huge.message == f"redirected away from the board: {('http://portal.example/' + 'a' * 400)[:200]!r}"
+
+
+@pytest.mark.parametrize("dialect", ["2ch", "shitaraba"])
+def test_the_forms_are_the_fields_each_boards_cgi_reads(dialect: str) -> None:
+    import time
+
+    url = REF.read_url if dialect == "2ch" else "http://jbbs.example/bbs/read.cgi/game/12345/1795954933/"
+    ref = ThreadRef.from_url(url)
+    encoding = "cp932" if dialect == "2ch" else "euc_jp"
+    session = Session(*[Answer("<title>書きこみました。</title>", encoding=encoding)] * 2, encoding=encoding)
+    writer = BoardWriter(session, "ボット◆", "sage")  # type: ignore[arg-type]
+    before = int(time.time())
+    assert writer.reply(ref, "返信").posted and writer.new_thread(ref, "次スレ", "本文").posted
+    reply, opening = session.forms
+    assert before <= int(reply.pop("time" if dialect == "2ch" else "TIME")) <= time.time()
+    assert before <= int(opening.pop("time" if dialect == "2ch" else "TIME")) <= time.time()
+    if dialect == "2ch":
+        who = {"FROM": "ボット◆", "mail": "sage"}
+        assert reply == {"bbs": "test", "key": "1795954933", **who, "MESSAGE": "返信", "submit": "書き込む"}
+        assert opening == {
+            "bbs": "test",
+            "subject": "次スレ",
+            **who,
+            "MESSAGE": "本文",
+            "submit": "新規スレッド作成",
+        }
+    else:
+        where, who = {"DIR": "game", "BBS": "12345"}, {"NAME": "ボット◆", "MAIL": "sage"}
+        assert reply == {**where, "KEY": "1795954933", **who, "MESSAGE": "返信", "submit": "書き込む"}
+        assert opening == {**where, "SUBJECT": "次スレ", **who, "MESSAGE": "本文", "submit": "新規書き込み"}
