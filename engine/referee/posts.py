@@ -324,12 +324,12 @@ def _take(
         for order in game.book.orders(period, ["accepted"]):
             if order.author == post.author and order.post < post.number:
                 game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
+    reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
     if reading.ready and (reading.unread or any(order.status != "accepted" for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
     if reading.ready:
         game.book.log("ready", {"player": post.author}, game.now, **game.where(post, period))
-    reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
     written = post.date.isoformat() if post.date else None
     game.book.save_orders(
         OrderRecord(
@@ -356,12 +356,16 @@ def _take(
 def _remarked(
     game: Game, state: object, period: int, orders: tuple[periods.ReadOrder, ...]
 ) -> tuple[periods.ReadOrder, ...]:
-    """The ruleset's word on each accepted order, given the accepted orders of its period before it."""
+    """The ruleset's word on each accepted order, given the accepted orders of its period before it —
+    or its refusal, when the ruleset says the order will not count after them (`Ruleset.void`)."""
     earlier = game.accepted_orders(period)
     out = []
     for order in orders:
         if order.status == "accepted":
             taken = Order(order.post, order.line, order.author, order.player, order.command, order.canonical)
+            if (why := game.ruleset.void(state, taken, earlier)) is not None:
+                out.append(replace(order, status="rejected", reason=why))
+                continue
             note = game.ruleset.remark(state, taken, earlier)
             order = replace(order, note=note) if note else order
             earlier.append(taken)

@@ -175,6 +175,13 @@ class Ruleset(ABC, Generic[S, C]):
         """Why an order cannot be taken from its author now (for the receipt), or None. Default: None."""
         return None
 
+    def void(self, state: S, order: Order, earlier: Sequence[Order]) -> str | None:
+        """Why an order `check` took will not count, given the accepted orders of the same period
+        written before it (DH: a second, different line for one character): the receipt refuses it
+        with this reason, so it is not stored as accepted and a 準備完了 beside it does not close the
+        period. Default: None."""
+        return None
+
     def remark(self, state: S, order: Order, earlier: Sequence[Order]) -> str | None:
         """A word for the receipt on an accepted order, given the accepted orders of the same period
         written before it (e.g. it will not count if an earlier one is carried out). Default: none."""

@@ -203,6 +203,13 @@ class DHRuleset(ClockedRuleset[DHState, Command], Pictured[DHState], Simulates[D
         key = command.key if isinstance(command, Command) else order.player
         return f"{key}@{order.post}.{order.line}"
 
+    def void(self, state: DHState, order: Order, earlier: Sequence[Order]) -> str | None:
+        """A second, different line for a character (second_line = "void"): refused at the receipt,
+        with how to correct it — not taken, so 準備完了 beside it does not close the phase."""
+        if not isinstance(order.command, Command):
+            return None
+        return choose(state, [*earlier, order]).void.get((order.post, order.line))
+
     def remark(self, state: DHState, order: Order, earlier: Sequence[Order]) -> str | None:
         """The receipt's promise: what becomes of the line among the character's lines, and what it
         will do at the deadline as things stand (`forecast.py`)."""

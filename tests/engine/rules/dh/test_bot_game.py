@@ -264,7 +264,7 @@ def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp
     """Issue 28 (a second, different line: void by default) and issue 25 (`>>1 赤星 D1移動`, an anchor
     before the name, was dropped without a word and the earlier line ran; a move into a wall was
     accepted with no word until the report)."""
-    game = Game(tmp_path, SCHEDULE)
+    game = Game(tmp_path, {**SCHEDULE, "early": True})
     try:
         game.tick("20:00:00")
         first = game.post("20:02:00", "会長 C2移動\n書記 B2移動\n会計 E4移動", SEITOKAI)
@@ -273,13 +273,13 @@ def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp
             f">>{first} 会計 E4移動 待機（壁のため移動できません（このままなら待機））"
             in game.bot_posts()[-1]
         )
-        second = game.post("20:04:00", "会長 C3移動", SEITOKAI)
+        second = game.post("20:04:00", "会長 C3移動\n準備完了", SEITOKAI)
         game.tick("20:05:00")
-        void_receipt = game.bot_posts()[-1]
-        assert (
-            f">>{second} 会長 C3移動 待機（無効：会長には>>{first}の行があり、2行目の違う行動は無効です"
-            in void_receipt
-        )
+        refused = game.bot_posts()[-1].partition("受け付けられなかった命令:")[2]
+        assert f">>{second} 会長 C3移動 → 会長には>>{first}の行があり、2行目の違う行動は無効です" in refused
+        assert f"（直すときは「>>{first} 会長 C3移動」と番号を付けて）" in refused
+        assert f">>{second} 準備完了 →" in refused  # not closed early on a line that will not count
+        assert not game.reports(1)
         fix = game.post("20:06:00", f">>{first} 書記 B3移動", SEITOKAI)
         game.tick("20:07:00")
         fixed_receipt = game.bot_posts()[-1]
@@ -291,7 +291,7 @@ def test_a_second_line_is_void_and_a_correction_by_anchor_replaces_the_first(tmp
         report = game.reports(1)[0]
         assert "移動 C1→C2" in report and "移動 B1→B2→B3" in report
         assert "E4へは移動できないため行動キャンセル" in report
-        assert f"【無効の行】\n>>{second} 会長 C3移動 待機 → 会長には>>{first}の行があり" in report
+        assert "会長 C3移動" not in report  # refused at the receipt: not a line of the phase
         shown = [ThreadPost(p.number, p.trip, p.date, p.body) for p in game.board.posts()]
         assert verify_thread(game.board.key, shown, render_body, None, REGISTRY.by_name).ok
     finally:
