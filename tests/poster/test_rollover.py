@@ -85,9 +85,9 @@ class Board:
         return self.outcomes.pop(0) if len(self.outcomes) > 1 else self.outcomes[0]
 
 
-def rollover(store: Store, board: Board, pacer: Pacer | None = None, title: str = "") -> Rollover:
+def rollover(store: Store, board: Board, pacer: Pacer | None = None, **title: str) -> Rollover:
     sender = OutboxSender(store, board, lambda: NOW, lambda post: False, pacer or Pacer(0))
-    return Rollover("g", store, board, sender, title)
+    return Rollover("g", store, board, sender, **title)
 
 
 def opening_post(store: Store, title: str) -> None:
@@ -190,11 +190,21 @@ def test_answers_moved_to_the_new_thread_point_back_at_the_old_threads_posts(
 
 def test_the_gms_move_keeps_a_thread_with_a_post_in_flight_draining(store: Store) -> None:
     # a post whose answer was lost must still be looked for in the old thread
-    store.mark_sending(["g/report/1"], 900)
+    store.mark_sending(["g/report/1", "g/report/2"], 900)
     target = OLD.with_key(NEW_KEY)
     rollover(store, Board()).move(OLD, target, "次スレ", NOW, keep_all=True)
     assert store.thread(OLD.id).status == "draining"
-    assert [row.id for row in store.outbox(OLD.id, ["pending"])] == ["g/report/2"]
+    assert [row.id for row in store.outbox(OLD.id, ["sending"])] == ["g/report/1", "g/report/2"]
+
+
+def test_answers_moved_by_a_new_thread_fit_the_boards_limits(store: Store) -> None:
+    from poster.markup import PostLimits
+
+    store.queue("g/dice/0", OLD.id, "dice", ">>5 " + "あ" * 30, NOW)
+    _, target, _ = rollover(store, Board()).open_next(
+        OLD, "数当て", NOW, old_writable=False, limits=PostLimits(columns=80)
+    )
+    assert target is not None and store.outbox_item("g/dice/0").body == "前スレ5番 " + "あ" * 30
 
 
 def test_the_board_refusing_a_new_thread_is_said_once_and_asked_again_later_and_later(
