@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from poster.markup import PostLimits
-from poster.outbox import LANDING_TIME, MAX_REST, OutboxSender
+from poster.outbox import LANDING_TIME, MAX_REST, OutboxSender, SendResult
 from poster.pacing import Pacer
 from poster.writer import WriteOutcome
 from scraper.refs import ThreadRef
@@ -360,3 +360,73 @@ def test_a_post_written_with_old_style_line_breaks_is_recognised() -> None:
     from poster.outbox import comparable
 
     assert comparable(">>5\rdice1d6=3 (3)") == comparable(">>5\ndice1d6=3 (3)")
+
+
+def test_a_post_the_board_asked_to_send_later_goes_then_whoever_wrote_meanwhile(store: Store) -> None:
+    # only a 連続投稿 refusal waits for someone else's post; "later" and a lost answer do not
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("retry", "サーバが混んでいます", retry_after=30), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    store.queue("a", REF.id, "dice", ">>5\ndice1d6=3 (3)", clock[0])
+    outbox.send(REF, REF.id, 6, lambda n: False)
+    clock[0] += timedelta(seconds=30)
+    assert outbox.send(REF, REF.id, 6, lambda n: False).sent == 1
+
+
+def test_a_polls_reports_become_outbox_rows_in_place_under_the_boards_limits() -> None:
+    from engine.referee.ledger import Outgoing
+    from engine.report import line, report
+    from poster.outbox import outbox_rows
+    from store.changes import MarkHandled, Queue, SetGameStatus
+
+    now = datetime(2026, 11, 29, 21, 0, tzinfo=JST)
+    long = report(*(line(f"行{n}") for n in range(30)), reply_to=(5,))
+    changes = [MarkHandled("T", (5,)), Outgoing("g/p1", "resolution", (long,)), SetGameStatus("g", "over")]
+    rows = outbox_rows(changes, "T", PostLimits(lines=24), now)
+    assert rows[0] == MarkHandled("T", (5,)) and rows[-1] == SetGameStatus("g", "over")
+    queued = rows[1:-1]
+    assert [(q.outbox_id, q.thread_id, q.kind) for q in queued] == [
+        ("g/p1/0", "T", "resolution"),
+        ("g/p1/1", "T", "resolution"),
+    ]
+    assert all(isinstance(q, Queue) and q.now == now for q in queued)
+    assert queued[1].body.startswith(">>5（続き）")
+
+
+def test_while_a_post_is_unconfirmed_nothing_else_goes_and_the_wait_is_said(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("uncertain", "no answer from the board"))
+    outbox = sender(store, writer, clock)
+    store.queue("a", REF.id, "dice", ">>5\nx", clock[0])
+    store.queue("b", REF.id, "dice", ">>6\ny", clock[0])
+    outbox.send(REF, REF.id, 6, lambda n: True)
+    held = outbox.send(REF, REF.id, 6, lambda n: True)
+    assert held == SendResult(waiting="an unconfirmed post must be looked for in the thread first")
+    assert len(writer.sent) == 1
+
+
+def test_a_row_the_board_asked_to_hold_stops_the_send_and_says_when_to_wake(store: Store) -> None:
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    later = clock[0] + timedelta(seconds=45)
+    store.queue("a", REF.id, "dice", ">>5\nx", clock[0])
+    store.queue("b", REF.id, "dice", ">>6\ny", clock[0])
+    store.mark_unsent("b", "サーバが混んでいます", not_before=later)
+    result = outbox.send(REF, REF.id, 6, lambda n: True)
+    assert result == SendResult(
+        sent=1, waiting=f"the board asked to wait until {later.isoformat()}", wake_at=later
+    )
+
+
+def test_under_a_consecutive_limit_a_game_going_on_says_it_waits_even_when_nothing_is_held(
+    store: Store,
+) -> None:
+    from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
+
+    clock = [datetime(2026, 11, 29, 21, 0, tzinfo=JST)]
+    writer = Writer(WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    store.queue("a", REF.id, "dice", ">>5\nx", clock[0])
+    assert outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(), ConsecutiveLimit.of(1)).sent == 1
+    assert writer.sent == [f">>5\nx\n\n{HOLD_NOTICE}"]  # the next answer will have to wait
