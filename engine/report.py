@@ -3,7 +3,8 @@
 The engine builds a `Report` out of blocks (headings, lines of spans, tables, sections that must not
 be split); `poster/` renders it for 2ch, したらば or anything else and splits it under each board's
 line and byte limits. A span is plain text, an anchor to a post (`>>N` on boards), emphasis, or a
-label saying who speaks (the GM voice of an echo, `【GM】` on boards).
+label saying who speaks (the GM voice of an echo, `【GM】` on boards). An `Outgoing` is reports to post
+together, as the referee decides them and the poster renders them into the store's `Queue` rows.
 """
 
 from __future__ import annotations
@@ -158,3 +159,12 @@ def _plain_block(block: Block) -> str:
     if isinstance(block, Section):
         return "\n".join(_plain_block(inner) for inner in block.blocks)
     return ""
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """Reports to post together: `base` makes the outbox ids of the posts (`base/0`, `base/1`…)."""
+
+    base: str
+    kind: str
+    reports: tuple[Report, ...]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from engine.referee.ledger import Outgoing
+from engine.report import Outgoing
 from poster import consecutive
 from poster.consecutive import ConsecutiveLimit
 from poster.markup import PostLimits, fits_post, render_posts

@@ -10,8 +10,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from engine.referee.ledger import Outgoing
-from engine.report import Report, line, report
+from engine.report import Outgoing, Report, line, report
 from poster import threads
 from poster.markup import PostLimits, fits_post
 from poster.outbox import OutboxSender, outbox_rows

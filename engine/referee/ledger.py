@@ -12,11 +12,11 @@ the store's `Queue` rows under the board's limits.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from engine.report import Report
+from engine.report import Outgoing
 from store.changes import (
     Change,
     DeleteResolution,
@@ -30,15 +30,6 @@ from store.changes import (
     SetOrderStatus,
 )
 from store.records import LogRecord, OrderRecord, PeriodRecord, ResolutionRecord
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    """Reports to post together: `base` makes the outbox ids of the posts (`base/0`, `base/1`…)."""
-
-    base: str
-    kind: str
-    reports: tuple[Report, ...]
 
 
 class GameLogReader(Protocol):

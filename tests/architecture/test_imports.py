@@ -18,7 +18,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "store": (),
     "board": (),
     "engine": ("parser", "store.records", "store.changes"),  # the store's rows and changes, as types
-    "poster": ("scraper", "store", "engine.report", "engine.referee.ledger"),
+    "poster": ("scraper", "store", "engine.report"),
     "bot": ("scraper", "parser", "store", "engine", "poster", "web", "board.tripcode"),
     "web": ("scraper", "store", "engine", "poster", "board.server"),
     "cli": ("scraper", "parser", "store", "engine", "poster", "board", "bot", "web"),
