@@ -118,6 +118,7 @@ def write_config(path: Path, origin: str, keys: list[str], interval: float, data
             f'thread = "{origin}/test/read.cgi/bench/{key}/"',
             f"poll_seconds = {interval}",
             f"idle_seconds = {interval}",
+            "open_table = true",  # no GM: a dice thread anyone plays (threadgm run refuses it otherwise)
             "",
         ]
     path.write_text("\n".join(lines), "utf-8")
@@ -180,6 +181,8 @@ def run(tmp: Path, args: argparse.Namespace) -> None:
         print(
             f"bot from {args.checkout}: {len(counting.online)}/{args.threads} games online after {online:.1f} s"
         )
+        if bot.poll() is not None:
+            raise SystemExit(f"the bot stopped (exit {bot.returncode}): {(tmp / 'bot.log').read_text()[-800:]}")
         time.sleep(args.interval * 2)  # past the first reads of the bot's own openings
         idle = window(counting, bot.pid, args.seconds)
         latencies, unanswered = load(app, counting, bot.pid, keys, args)
