@@ -23,9 +23,11 @@ class Writer:
     def __init__(self, *outcomes: WriteOutcome) -> None:
         self.outcomes = list(outcomes)
         self.sent: list[str] = []
+        self.threads: list[ThreadRef] = []
 
     def reply(self, ref: ThreadRef, body: str) -> WriteOutcome:
         self.sent.append(body)
+        self.threads.append(ref)
         return self.outcomes.pop(0)
 
 
@@ -430,3 +432,207 @@ def test_under_a_consecutive_limit_a_game_going_on_says_it_waits_even_when_nothi
     store.queue("a", REF.id, "dice", ">>5\nx", clock[0])
     assert outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(), ConsecutiveLimit.of(1)).sent == 1
     assert writer.sent == [f">>5\nx\n\n{HOLD_NOTICE}"]  # the next answer will have to wait
+
+
+# -- each answer of the board, and batching ------------------------------------------------------
+
+T0 = datetime(2026, 11, 29, 21, 0, tzinfo=JST)
+TOO_LONG = "ＥＲＲＯＲ：本文が長すぎます！"
+
+
+def test_a_post_refused_whole_goes_in_its_parts_and_a_part_refused_alone_is_dropped(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = [T0]
+    refused = WriteOutcome("rejected", TOO_LONG)
+    writer = Writer(refused, WriteOutcome("posted"), refused, WriteOutcome("posted"))
+    outbox = sender(store, writer, clock, pace=10)
+    for name in "abc":
+        store.queue(name, REF.id, "dice", f">>{name}", T0)
+    first = outbox.send(REF, REF.id, 8, lambda n: True, PostLimits())
+    assert first == SendResult(waiting=f"refused as one post: {TOO_LONG}", wake_at=T0)
+    assert writer.sent == [">>a\n\n>>b\n\n>>c"] and len(store.outbox(REF.id, ["pending"])) == 3
+    assert f"{REF.id}: outbox ['a', 'b', 'c']: rejected ({TOO_LONG})" in caplog.messages
+    for _ in range(3):
+        clock[0] += timedelta(seconds=11)
+        outbox.send(REF, REF.id, 8, lambda n: True, PostLimits())
+    assert writer.sent[1:] == [">>a", ">>b", ">>c"]  # each alone; "b" the board refuses even so
+    assert (store.outbox_item("b").state, store.outbox_item("b").last_error) == ("dropped", TOO_LONG)
+    assert [row.state for row in map(store.outbox_item, "ac")] == ["sent", "sent"]
+    assert writer.threads == [REF] * 4
+
+
+def test_trouble_without_a_stated_end_rests_twice_as_long_each_time_up_to_an_hour(store: Store) -> None:
+    clock = [T0]
+    busy = WriteOutcome("retry", "混雑しています", retry_after=600, backoff=True)
+    outbox = sender(store, Writer(*[busy] * 5), clock)
+    store.queue("a", REF.id, "dice", ">>5", T0)
+    rests = []
+    for _ in range(5):
+        result = outbox.send(REF, REF.id, 6, lambda n: True)
+        assert result.waiting == "混雑しています"
+        rests.append(result.wake_at - clock[0])
+        clock[0] = result.wake_at
+    assert rests == [timedelta(seconds=s) for s in (600, 1200, 2400, 3600, 3600)]
+
+
+def test_what_stops_a_send_after_a_post_went_is_said_with_the_post_counted(store: Store) -> None:
+    clock = [T0]
+    gone = WriteOutcome("closed", "このスレッドは停止されてます")
+    lost = WriteOutcome("uncertain", "no answer", retry_after=30)
+    outbox = sender(store, Writer(WriteOutcome("posted"), gone, WriteOutcome("posted"), lost), clock)
+    for name in "ab":
+        store.queue(name, REF.id, "dice", f">>{name}", T0)
+    assert outbox.send(REF, REF.id, 6, lambda n: True) == SendResult(
+        sent=1, closed="このスレッドは停止されてます"
+    )
+    assert store.outbox_item("b").state == "pending"  # owed still: it goes to the next thread
+    store.queue("c", REF.id, "dice", ">>c", T0)
+    assert outbox.send(REF, REF.id, 6, lambda n: True) == SendResult(
+        sent=1, waiting="unconfirmed: no answer", wake_at=T0 + LANDING_TIME
+    )
+    assert store.outbox_item("c").not_before == (T0 + timedelta(seconds=30)).isoformat()  # as the board said
+
+
+def test_a_refusal_for_posting_in_a_row_waits_for_a_post_after_the_last_one_read(store: Store) -> None:
+    clock = [T0]
+    asked: list[int] = []
+    writer = Writer(WriteOutcome("wait_for_others", "連続投稿ですか？？"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock)
+    store.queue("a", REF.id, "dice", ">>5", T0)
+    outbox.send(REF, REF.id, 9, lambda n: True)
+
+    def others_after(number: int) -> bool:
+        asked.append(number)
+        return number < 9
+
+    result = outbox.send(REF, REF.id, 9, others_after)
+    assert result == SendResult(waiting="連続投稿: waiting for someone else to write") and asked == [9]
+    assert outbox.send(REF, REF.id, 10, lambda n: n == 9).sent == 1
+
+
+def test_a_post_whose_answer_never_came_back_is_looked_for_before_it_is_sent_again(store: Store) -> None:
+    # the bot died while the board was answering: on restart the row is `sending`, with no outcome
+    class Dying(Writer):
+        def reply(self, ref: ThreadRef, body: str) -> WriteOutcome:
+            raise KeyboardInterrupt
+
+    clock = [T0]
+    store.queue("a", REF.id, "dice", ">>5", T0)
+    with pytest.raises(KeyboardInterrupt):
+        sender(store, Dying(), clock).send(REF, REF.id, 6, lambda n: True)
+    restarted = sender(store, Writer(WriteOutcome("posted")), clock)
+    clock[0] = T0 + LANDING_TIME - timedelta(seconds=1)
+    restarted.reconcile(REF.id)
+    assert store.outbox_item("a").state == "sending"  # a slow board may still be writing it
+    clock[0] = T0 + LANDING_TIME
+    restarted.reconcile(REF.id)
+    assert restarted.send(REF, REF.id, 6, lambda n: True).sent == 1
+
+
+def test_the_pace_after_a_post_holds_the_next_and_says_when(store: Store) -> None:
+    clock = [T0]
+    outbox = sender(store, Writer(WriteOutcome("posted")), clock, pace=10)
+    for name in "ab":
+        store.queue(name, REF.id, "dice", f">>{name}", T0)
+    result = outbox.send(REF, REF.id, 6, lambda n: True)  # no limits known: one row a post
+    slot = T0 + timedelta(seconds=11)
+    assert result == SendResult(
+        sent=1, waiting=f"the board's pace: next post at {slot:%H:%M:%S}", wake_at=slot
+    )
+
+
+def test_rows_go_together_only_where_a_post_costs_a_wait(store: Store) -> None:
+    clock = [T0]
+    writer = Writer(*[WriteOutcome("posted")] * 4)
+    free = sender(store, writer, clock)  # no pace, no 連投規制: each row its own post
+    for name in "ab":
+        store.queue(name, REF.id, "dice", f">>{name}", T0)
+    assert free.send(REF, REF.id, 6, lambda n: True, PostLimits()).sent == 2 and writer.sent == [">>a", ">>b"]
+    pacer = Pacer(0)
+    pacer.announce(REF.origin, 10, REF.board)  # the board publishes its samba
+    paced = OutboxSender(store, writer, lambda: clock[0], lambda post: False, pacer)
+    for name in "cd":
+        store.queue(name, REF.id, "dice", f">>{name}", T0)
+    store.mark_unsent("d", "混雑", not_before=T0 - timedelta(seconds=1))  # due again already
+    assert paced.send(REF, REF.id, 6, lambda n: True, PostLimits()).sent == 1
+    assert writer.sent[-1] == ">>c\n\n>>d"
+
+
+def test_rows_that_exactly_fill_a_post_go_as_one(store: Store) -> None:
+    clock = [T0]
+    writer = Writer(WriteOutcome("posted"))
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", "あ" * 10, T0)
+    store.queue("b", REF.id, "dice", "い" * 10, T0)
+    # 10 + 10 characters and two line breaks, each stored as <br> (4): 28
+    assert outbox.send(REF, REF.id, 6, lambda n: True, PostLimits(chars=28)).sent == 1
+    assert writer.sent == ["あ" * 10 + "\n\n" + "い" * 10]
+
+
+def test_the_last_allowed_post_keeps_room_for_the_notice_and_a_game_over_says_nothing(store: Store) -> None:
+    from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
+
+    clock = [T0]
+    writer = Writer(*[WriteOutcome("posted")] * 3)
+    outbox = sender(store, writer, clock)
+    eleven = {name: "\n".join([f"【{name}】", *["行"] * 10]) for name in "abc"}  # 11 lines each
+    for name, body in eleven.items():
+        store.queue(name, REF.id, "report", body, T0)
+    # a and b would fill 23 of 24 lines; with the notice they would not fit: a goes alone with it
+    outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(lines=24), ConsecutiveLimit.of(1))
+    assert writer.sent == [f"{eleven['a']}\n\n{HOLD_NOTICE}"]
+    # the game is over, but rows are still held after this post: it still says the game waits
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=2,
+        now=T0,
+        posts=[
+            PostRecord(REF.id, 1, name="ボット", body="x"),
+            PostRecord(REF.id, 2, name="名無し", body="y"),
+        ],
+        is_own=lambda post: post.number == 1,
+    )
+    limit = ConsecutiveLimit.of(1, 1)
+    outbox.send(REF, REF.id, 2, lambda n: True, PostLimits(lines=24), limit, game_over=True)
+    assert writer.sent[-1] == f"{eleven['b']}\n\n{HOLD_NOTICE}"
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=4,
+        now=T0,
+        posts=[
+            PostRecord(REF.id, 3, name="ボット", body="x"),
+            PostRecord(REF.id, 4, name="名無し", body="y"),
+        ],
+        is_own=lambda post: post.number == 3,
+    )
+    outbox.send(REF, REF.id, 4, lambda n: True, PostLimits(lines=24), limit, game_over=True)
+    assert writer.sent[-1] == eleven["c"]  # the game's last post: nothing more will come
+
+
+def test_the_bots_opening_post_counts_toward_its_share_of_the_thread(store: Store) -> None:
+    from poster.consecutive import ConsecutiveLimit
+
+    clock = [T0]
+    store.record_fetch(
+        REF.id,
+        size=0,
+        last_modified=None,
+        last_number=2,
+        now=T0,
+        posts=[
+            PostRecord(REF.id, 1, name="ボット", body="開始"),
+            PostRecord(REF.id, 2, name="ボット", body="受付"),
+        ],
+        is_own=lambda post: True,
+    )
+    writer = Writer()
+    store.queue("a", REF.id, "dice", ">>2", T0)
+    result = sender(store, writer, clock).send(
+        REF, REF.id, 2, lambda n: False, PostLimits(), ConsecutiveLimit.of(2, 3)
+    )
+    assert result.waiting == "連投規制: the bot wrote its share of the last posts" and writer.sent == []
