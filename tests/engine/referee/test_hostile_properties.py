@@ -9,8 +9,9 @@ and the poll at the deadline (a clocked game's resolution over whatever was acce
 
 What must hold for each poll: no step failed (the referee's isolation would answer it with the
 internal error and log it: both are checked, as is every ERROR logged), every post renders under a
-board's limits, and the poll takes at most `BUDGET` seconds of CPU (process time, so that the other
-work on a shared machine does not count; the budget the issue sets for one post is about 1 s).
+board's limits, and the poll takes at most `BUDGET` seconds of CPU (the calling thread's own time: a
+shared machine's other work, and a server thread an earlier test left in this worker, do not count;
+the budget the issue sets for one post is about 1 s).
 
 Bounded (`EXAMPLES` per game, a fixed seed: the same examples every run, no example database); the
 inputs Hypothesis found are kept as `@example`s / explicit cases below.
@@ -136,9 +137,9 @@ def _report_worst():
 
 def _poll(game: PureGame, posts, minutes: float) -> None:
     with _watched() as errors:
-        started = time.process_time()
+        started = time.thread_time()
         decided = game.poll(posts, minutes)
-        spent = time.process_time() - started
+        spent = time.thread_time() - started
     texts = posted(decided)  # every report renders under the board's limits
     worst[game.setup.id] = max(worst.get(game.setup.id, 0.0), spent)
     failed = [r.getMessage() + (f"\n{r.exc_info[1]!r}" if r.exc_info else "") for r in errors]
