@@ -326,7 +326,7 @@ def verify_thread(
         result.notes += step_notes(found, result.steps)
     ruleset = game or (rules(result.game) if rules is not None and result.game else None)
     _audit(ruleset, posts, bot, result)
-    _replay_thread(ruleset, posts, bot, scenario, result)
+    _replay_thread(ruleset, posts, bot, scenario, gm_trips, result)
     return result
 
 
@@ -370,6 +370,7 @@ def _replay_thread(
     posts: Sequence[ThreadPost],
     bot: tuple[str, ...],
     scenario: Mapping[str, Any] | None,
+    gm_trips: Sequence[str] | None,
     result: Verification,
 ) -> None:
     """A clocked game's periods recomputed from the thread's orders (`Ruleset.replay_thread`), when
@@ -382,7 +383,7 @@ def _replay_thread(
         )
         return
     thread = [(p.number, f"{p.name}◆{p.trip}" if p.trip else p.name, p.body, p.trip in bot) for p in posts]
-    found = game.replay_thread(thread, scenario)
+    found = game.replay_thread(thread, scenario, gm_trips)
     if found is None:
         return
     result.audits_checked += found.checked

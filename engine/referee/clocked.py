@@ -131,7 +131,10 @@ def _orders_of(game: Game, period: int) -> list[Order]:
             continue
         at = written.get((row.post, row.line))
         when = datetime.fromisoformat(at) if at else None  # the post's own date, for rules that time it
-        orders.append(Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when))
+        gm = game.is_gm(row.author)
+        orders.append(
+            Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when, gm=gm)
+        )
     return orders
 
 

@@ -18,7 +18,7 @@ from engine.config import GameConfig
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
-from engine.ruleset import Order, OrderText, Ruleset
+from engine.ruleset import Author, Order, OrderText, Ruleset
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 
@@ -199,10 +199,15 @@ class Game:
     def finished(self, state: Any) -> bool:
         return self.ruleset.finished(state)
 
+    def is_gm(self, author: str) -> bool:
+        """Whether an order's author (`名前◆TRIP`) writes with one of the configured GMs' trips."""
+        trip = Author.of(author).trip
+        return trip is not None and trip in self.setup.gm_trips
+
     def accepted_orders(self, period: int) -> list[Order]:
         """The orders of `period` accepted so far, in the order stored (the receipt's and 状態's view)."""
         return [
-            Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical)
+            Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical, gm=self.is_gm(o.author))
             for o in self.book.orders(period, ["accepted"])
             if isinstance(parsed := self.ruleset.parse_line(o.canonical), OrderText)
         ]

@@ -362,7 +362,15 @@ def _remarked(
     out = []
     for order in orders:
         if order.status == "accepted":
-            taken = Order(order.post, order.line, order.author, order.player, order.command, order.canonical)
+            taken = Order(
+                order.post,
+                order.line,
+                order.author,
+                order.player,
+                order.command,
+                order.canonical,
+                gm=game.is_gm(order.author),
+            )
             if (why := game.ruleset.void(state, taken, earlier)) is not None:
                 out.append(replace(order, status="rejected", reason=why))
                 continue
@@ -376,7 +384,9 @@ def _remarked(
 def _checked(game: Game, state: object, order: periods.ReadOrder) -> periods.ReadOrder:
     if order.status != "accepted":
         return order
+    gm = game.is_gm(order.author)
     reason = game.ruleset.check(
-        state, Order(order.post, order.line, order.author, order.player, order.command, order.canonical)
+        state,
+        Order(order.post, order.line, order.author, order.player, order.command, order.canonical, gm=gm),
     )
     return replace(order, status="rejected", reason=reason) if reason else order

@@ -80,9 +80,13 @@ class ReplaysThread(ABC):
 
     @abstractmethod
     def replay_thread(
-        self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]
+        self,
+        thread: Sequence[tuple[int, str, str, bool]],
+        scenario: Mapping[str, Any],
+        gm_trips: Sequence[str] | None = None,
     ) -> ThreadAudit | None:
-        """(number, author, body, by the bot) of every post → each period's result compared."""
+        """(number, author, body, by the bot) of every post → each period's result compared;
+        `gm_trips`: the GMs' (None: those the bot answered in the GM's voice, 【GM】)."""
 
 
 class ImportsCharacters(ABC):

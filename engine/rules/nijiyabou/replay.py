@@ -8,6 +8,8 @@ shows, and compared with the report the bot posted.
 - The GM's settings are the bot's echoes (「設定しました: PATH=VALUE（ピリオドNから）」), applied
   before that season.
 - The dice are the season's key, published in its report (its hash is checked by `verify`).
+- An order is a GM's when its author has one of the GMs' trips (given, or else those of the posts the
+  bot answered in the GM's voice, 【GM】).
 - A thread with a GM's 巻き戻し or 無効 is not replayed (the thread does not show which orders the
   redo took); the note says so.
 """
@@ -15,14 +17,14 @@ shows, and compared with the report the bot posted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import regex
 
 from engine.rng import SeededSource
 from engine.rules.nijiyabou.receipts import order_key
-from engine.ruleset import Order, OrderText, Ruleset, ThreadAudit
+from engine.ruleset import Author, Order, OrderText, Ruleset, ThreadAudit
 
 _RECEIPT = regex.compile(r"^【受付 ピリオド(\d+)")
 _LINE = regex.compile(r"^>>(\d+) ([^（]+?)(?:（ピリオド(\d+)分）)?(?:（.*）)?$")
@@ -31,6 +33,7 @@ _SET = regex.compile(r"設定しました: ([^=\s]+)=(.*)（ピリオド(\d+)か
 _REPORT = regex.compile(r"^【ピリオド(\d+) 更新】$")
 _KEY = regex.compile(r"^鍵 ピリオド(\d+): ([0-9a-f]{64})$")
 _UNSAFE = ("巻き戻しました", "無効にしました")
+_ANCHOR = regex.compile(r">>(\d+)")
 
 
 @dataclass
@@ -38,6 +41,7 @@ class _Thread:
     orders: dict[int, list[Order]] = field(default_factory=dict)
     settings: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     reports: dict[int, list[str]] = field(default_factory=dict)
+    gm_posts: set[int] = field(default_factory=set)  # posts the bot answered as the GM's
     keys: dict[int, bytes] = field(default_factory=dict)
     unsafe: bool = False
 
@@ -62,6 +66,8 @@ def _read(ruleset: Ruleset, thread: Sequence[tuple[int, str, str, bool]]) -> _Th
                 found.reports[open_report].append(text)
             continue
         found.unsafe |= any(text.startswith("【GM】") and any(w in text for w in _UNSAFE) for text in lines)
+        if any(text.startswith("【GM】") for text in lines):
+            found.gm_posts |= {int(n) for n in _ANCHOR.findall(lines[0])}
         for text in lines:
             if (setting := _SET.search(text)) is not None:
                 found.settings.setdefault(int(setting[3]), []).append((setting[1], setting[2]))
@@ -111,8 +117,12 @@ def replay(
     ruleset: Ruleset,
     thread: Sequence[tuple[int, str, str, bool]],
     scenario: Mapping[str, Any],
+    gm_trips: Sequence[str] | None = None,
 ) -> ThreadAudit:
     found = _read(ruleset, thread)
+    authors = {number: author for number, author, _, _ in thread}
+    inferred = (Author.of(authors[n]).trip for n in found.gm_posts if n in authors)
+    gms = set(gm_trips) if gm_trips is not None else {trip for trip in inferred if trip}
     if found.unsafe:
         return ThreadAudit(0, 0, ("GMの巻き戻しか無効があるため、季節の結果は命令から再計算していません",))
     state = ruleset.initial_state(scenario)
@@ -123,7 +133,9 @@ def replay(
             break  # a season without its key (or after a gap) cannot be recomputed, nor what follows
         for path, value in found.settings.get(period, ()):
             state = ruleset.set_value(state, path, value)
-        orders = _effective(found.orders.get(period, []))
+        orders = [
+            replace(o, gm=Author.of(o.author).trip in gms) for o in _effective(found.orders.get(period, []))
+        ]
         state, inner = ruleset.resolve(state, orders, SeededSource(found.keys[period]))
         again = _shown(inner.plain.split("\n"))
         posted = _shown(found.reports[period][1:])

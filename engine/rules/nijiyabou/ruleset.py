@@ -278,11 +278,13 @@ class NijiyabouRuleset(
     def simulate(self, scenario: Mapping[str, Any], runs: int, seed: str, *, as_json: bool) -> str | None:
         return sim.simulate(scenario, runs, seed, as_json=as_json)
 
-
     def replay_thread(
-        self, thread: Sequence[tuple[int, str, str, bool]], scenario: Mapping[str, Any]
+        self,
+        thread: Sequence[tuple[int, str, str, bool]],
+        scenario: Mapping[str, Any],
+        gm_trips: Sequence[str] | None = None,
     ) -> ThreadAudit:
-        return replay.replay(self, thread, scenario)
+        return replay.replay(self, thread, scenario, gm_trips)
 
     def read_period(self, lines: Sequence[str]) -> Mapping[str, Any] | None:
         return verify.read_period(lines)

@@ -98,6 +98,9 @@ def played(tmp_path_factory: pytest.TempPathFactory):  # noqa: PLR0915 — one g
     seen["dave"] = post("20:12", "千葉：内政", DAVE)
     # one command per area: the later line runs, and its receipt says which was replaced (issue 25)
     seen["bob2"] = post("20:12", "神奈川：徴兵 騎兵500\n神奈川：配信", BOB)
+    # a country nobody has joined: the GM (by trip) may order it, a name "GM" without the trip not (issue 24)
+    seen["gm_order"] = post("20:12", "大阪：内政", GM)
+    seen["fake_gm"] = post("20:12", "京都：内政", "GM")
     seen["receipt_dave"] = tick("20:13")
     seen["report1"] = tick("21:02")
     # 1615年夏: a battle with relief designations; the reminder names who sent nothing.
@@ -249,6 +252,12 @@ def test_every_receipt_line_agrees_with_the_report_of_its_season(played) -> None
     assert "神奈川は1命令：配信が有効、徴兵は取消" in played["receipt_dave"]
     assert "神奈川 配信（剣持刀也）" in played["report1"] and "神奈川 徴兵" not in played["report1"]
     assert "神奈川 内政" not in played["report1"]
+
+
+def test_only_the_gm_orders_a_country_nobody_has_joined(played) -> None:
+    assert f">>{played['gm_order']} 大阪：内政" in played["receipt_dave"]
+    assert f">>{played['fake_gm']} 京都：内政（このままでは実行されません" in played["receipt_dave"]
+    assert "大阪 内政：国力+3 → 8" in played["report1"] and "京都 内政" not in played["report1"]
 
 
 def test_the_first_claim_wins_and_the_gm_assigns(played) -> None:
