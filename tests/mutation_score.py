@@ -21,7 +21,8 @@ def score(root: Path) -> list[tuple[str, int, int, int]]:
         statuses = Counter(status_by_exit_code[code] for code in codes)
         killed = statuses["killed"] + statuses["timeout"]
         survived, uncovered = statuses["survived"], statuses["no tests"]
-        rows.append((str(meta.relative_to(root)).removesuffix(".meta"), killed, survived, uncovered))
+        if killed + survived + uncovered:  # a module without mutants (an empty __init__.py) has no ratio
+            rows.append((str(meta.relative_to(root)).removesuffix(".meta"), killed, survived, uncovered))
     return rows
 
 
