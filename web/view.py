@@ -50,6 +50,10 @@ class PostedReport:
     sent_at: str | None
 
 
+# A game's status as the page says it to players (the store keeps the English words).
+STATUS_LABELS = {"not started": "開始前", "running": "進行中", "paused": "一時停止中", "finished": "終了"}
+
+
 @dataclass
 class GameView:
     id: str
@@ -69,6 +73,10 @@ class GameView:
     secret_key: str | None
     mark: str
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS.get(self.status, self.status)
 
     @property
     def deadline_text(self) -> str:

@@ -255,3 +255,11 @@ def test_a_hidden_mastermind_stays_hidden_on_every_page(tmp_path: Path) -> None:
         for name in mastermind["collaborators"]:
             assert f"協力者『{name}』" not in text, path
     game.close()
+
+
+def test_the_status_is_said_in_japanese_on_every_page(naval) -> None:
+    page = naval.serve()
+    for path in ("/", "/games/naval/", "/games/naval/live"):
+        text = fetch(page, path)
+        assert "進行中" in text, path
+        assert not re.search(r">\s*(running|paused|finished|not started)\s*<", text), path
