@@ -636,3 +636,33 @@ def test_the_bots_opening_post_counts_toward_its_share_of_the_thread(store: Stor
         REF, REF.id, 2, lambda n: False, PostLimits(), ConsecutiveLimit.of(2, 3)
     )
     assert result.waiting == "連投規制: the bot wrote its share of the last posts" and writer.sent == []
+
+
+def test_rows_sent_together_count_as_one_post_toward_the_bots_share(store: Store) -> None:
+    from poster.consecutive import ConsecutiveLimit
+
+    clock = [T0]
+    writer = Writer(WriteOutcome("posted"), WriteOutcome("posted"))
+    outbox = sender(store, writer, clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>a", T0)
+    store.queue("b", REF.id, "dice", ">>b", T0)
+    limit = ConsecutiveLimit.of(3)
+    assert outbox.send(REF, REF.id, 1, lambda n: True, PostLimits(), limit).sent == 1  # a and b, one post
+    store.queue("c", REF.id, "dice", ">>c", T0)
+    clock[0] += timedelta(seconds=11)
+    outbox.send(REF, REF.id, 1, lambda n: True, PostLimits(), limit)
+    assert writer.sent == [">>a\n\n>>b", ">>c"]  # one post written of three: no notice yet
+
+
+def test_a_lost_post_that_carried_the_notice_is_found_with_it(store: Store) -> None:
+    from poster.consecutive import HOLD_NOTICE, ConsecutiveLimit
+
+    clock = [T0]
+    writer = Writer(WriteOutcome("uncertain", "no answer"))
+    outbox = OutboxSender(store, writer, lambda: clock[0], lambda post: post.name == "ボット", Pacer(0))
+    store.queue("a", REF.id, "dice", ">>5\nx", T0)
+    outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(), ConsecutiveLimit.of(1))
+    bot_posts(store, (1, "ボット", f">>5\nx\n\n{HOLD_NOTICE}"))
+    clock[0] += LANDING_TIME
+    outbox.reconcile(REF.id)
+    assert store.outbox_item("a").sent_number == 1 and len(writer.sent) == 1

@@ -92,3 +92,14 @@ def test_a_row_carried_over_no_longer_waits_for_someone_to_write_in_the_old_thre
     with store.transaction():
         store.retarget_outbox("X", "Y", lambda body: body)
     assert store.outbox_item("a").wait_after == 0
+
+
+def test_rows_come_in_the_order_they_were_owed_whatever_their_state(store: Store) -> None:
+    for name in ("dice/12/0", "dice/13/0", "dice/14/0"):
+        store.queue(name, "X", "dice", name, NOW)
+    store.mark_sending("dice/12/0", 5)  # one id, given as a string
+    assert store.outbox_item("dice/12/0").state == "sending"
+    assert [row.id for row in store.outbox("X")] == ["dice/12/0", "dice/13/0", "dice/14/0"]
+    store.mark_sent("dice/12/0", NOW, 6)
+    store.drop("dice/13/0", "ＥＲＲＯＲ")
+    assert [row.state for row in map(store.outbox_item, ("dice/12/0", "dice/13/0"))] == ["sent", "dropped"]
