@@ -131,3 +131,24 @@ def test_a_refusal_of_a_host_not_yet_paced_holds_it_and_the_log_says_what_and_un
     assert record.getMessage() == (
         f"{HOST} refused a post for its pace ({message[:120]}); nothing goes there before {at(6):%H:%M:%S}"
     )
+
+
+def test_a_post_whose_answer_never_came_gives_its_slot_back_after_two_minutes_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pacer = Pacer(default_seconds=10, margin=1)
+    assert pacer.claim(HOST, at(0)) is None
+    assert pacer.claim(HOST, at(119)) == at(130)  # still in flight
+    with caplog.at_level(logging.WARNING):
+        assert pacer.claim(HOST, at(120)) == at(131)  # given up: the pace counts from now
+    assert caplog.messages == [f"{HOST}: a post's answer never arrived; counting the pace from now"]
+    assert pacer.claim(HOST, at(131)) is None
+
+
+def test_hosts_never_seen_have_the_default_pace_and_a_one_second_samba_counts() -> None:
+    pacer = Pacer(default_seconds=10, margin=1)
+    assert pacer.wait("http://never.example") == 11
+    pacer.answered("http://answered.example", at(0))  # an answer from a host not claimed in this run
+    assert pacer.claim("http://answered.example", at(5)) == at(11)
+    pacer.announce(HOST, 1)
+    assert pacer.wait(HOST) == 2
