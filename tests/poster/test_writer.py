@@ -214,9 +214,10 @@ class Session:
         self.encoding = encoding
         self.forms: list[dict[str, str]] = []
 
-    def post(self, url: str, data: str, **_: object) -> Answer:
+    def post(self, url: str, data: str, **options: object) -> Answer:
         from urllib.parse import parse_qsl
 
+        self.options = options
         self.forms.append(dict(parse_qsl(data, keep_blank_values=True, encoding=self.encoding)))
         answer = self.answers.pop(0)
         if isinstance(answer, Exception):
@@ -319,3 +320,39 @@ def test_the_forms_are_the_fields_each_boards_cgi_reads(dialect: str) -> None:
         where, who = {"DIR": "game", "BBS": "12345"}, {"NAME": "ボット◆", "MAIL": "sage"}
         assert reply == {**where, "KEY": "1795954933", **who, "MESSAGE": "返信", "submit": "書き込む"}
         assert opening == {**where, "SUBJECT": "次スレ", **who, "MESSAGE": "本文", "submit": "新規書き込み"}
+
+
+def test_a_form_says_what_it_is_and_where_it_was_filled_in_and_keeps_what_the_encoding_lacks() -> None:
+    session = Session(Answer("<title>書きこみました。</title>"))
+    assert BoardWriter(session, "ボット").reply(REF, "🎲 ダイス").posted  # type: ignore[arg-type]
+    assert session.forms[0]["MESSAGE"] == "&#127922; ダイス"  # cp932 has no 🎲: the board shows it anyway
+    assert session.options["headers"] == {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Referer": REF.read_url,
+    }
+    assert session.options["allow_redirects"] is False
+
+
+def test_unreachable_and_unanswered_are_said_with_the_reason_and_the_rest() -> None:
+    from urllib3.exceptions import NewConnectionError
+
+    refused = NewConnectionError(None, "Connection refused")  # type: ignore[arg-type]
+    never = requests.ConnectionError(type("Max", (), {"reason": refused})())
+    retry = BoardWriter(Session(never), "ボット").reply(REF, "x")  # type: ignore[arg-type]
+    assert (retry.kind, retry.retry_after, retry.message) == (
+        "retry",
+        30,
+        f"could not reach the board: {never}",
+    )
+    lost = requests.ReadTimeout("read timed out")
+    silent = BoardWriter(Session(lost), "ボット").reply(REF, "x")  # type: ignore[arg-type]
+    assert (silent.kind, silent.message) == ("uncertain", "no answer from the board: read timed out")
+
+
+def test_a_cookie_page_twice_is_a_retry_with_growing_rests(caplog: pytest.LogCaptureFixture) -> None:
+    cookie = "<html><!-- 2ch_X:cookie --><title>書き込み確認</title></html>"
+    caplog.set_level("INFO", logger="poster.writer")
+    outcome = BoardWriter(Session(Answer(cookie), Answer(cookie)), "ボット").reply(REF, "x")  # type: ignore[arg-type]
+    assert (outcome.kind, outcome.retry_after, outcome.backoff) == ("retry", 60, True)
+    assert outcome.message == "the board asked for cookie confirmation twice"
+    assert f"{REF.read_url}: confirming the cookie page" in caplog.messages
