@@ -382,9 +382,9 @@ def test_a_polls_reports_become_outbox_rows_in_place_under_the_boards_limits() -
     from store.changes import MarkHandled, Queue, SetGameStatus
 
     now = datetime(2026, 11, 29, 21, 0, tzinfo=JST)
-    long = report(*(line(f"行{n}") for n in range(30)), reply_to=(5,))
+    long = report(*(line(f"行{n}") for n in range(20)), reply_to=(5,))
     changes = [MarkHandled("T", (5,)), Outgoing("g/p1", "resolution", (long,)), SetGameStatus("g", "over")]
-    rows = outbox_rows(changes, "T", PostLimits(lines=24), now)
+    rows = outbox_rows(changes, "T", PostLimits(lines=12), now)
     assert rows[0] == MarkHandled("T", (5,)) and rows[-1] == SetGameStatus("g", "over")
     queued = rows[1:-1]
     assert [(q.outbox_id, q.thread_id, q.kind) for q in queued] == [
@@ -666,3 +666,39 @@ def test_a_lost_post_that_carried_the_notice_is_found_with_it(store: Store) -> N
     clock[0] += LANDING_TIME
     outbox.reconcile(REF.id)
     assert store.outbox_item("a").sent_number == 1 and len(writer.sent) == 1
+
+
+def test_two_rows_refused_as_one_post_are_sent_apart_and_each_row_keeps_why_it_waits(store: Store) -> None:
+    clock = [T0]
+    answers = [
+        WriteOutcome("rejected", TOO_LONG),
+        WriteOutcome("wait_for_others", "連続投稿ですか？？"),
+        WriteOutcome("retry", "混雑", retry_after=5),
+        WriteOutcome("uncertain", "no answer"),
+        WriteOutcome("closed", "停止されてます"),
+    ]
+    outbox = sender(store, Writer(*answers), clock, pace=10)
+    store.queue("a", REF.id, "dice", ">>a", T0)
+    store.queue("b", REF.id, "dice", ">>b", T0)
+    outbox.send(REF, REF.id, 8, lambda n: True, PostLimits())
+    assert [(row.id, row.state, row.last_error) for row in store.outbox(REF.id, ["pending"])] == [
+        ("a", "pending", TOO_LONG),
+        ("b", "pending", TOO_LONG),
+    ]
+    clock[0] += timedelta(seconds=11)
+    held = outbox.send(REF, REF.id, 8, lambda n: False, PostLimits())
+    assert (
+        held == SendResult(waiting="連続投稿ですか？？")
+        and store.outbox_item("a").last_error == "連続投稿ですか？？"
+    )
+    clock[0] += timedelta(seconds=11)
+    outbox.send(REF, REF.id, 9, lambda n: True, PostLimits())
+    assert store.outbox_item("a").last_error == "混雑"
+    clock[0] += timedelta(seconds=11)
+    outbox.send(REF, REF.id, 9, lambda n: True, PostLimits())
+    assert store.outbox_item("a").last_error == "no answer"
+    clock[0] += LANDING_TIME
+    outbox.reconcile(REF.id)
+    clock[0] += timedelta(seconds=11)
+    outbox.send(REF, REF.id, 9, lambda n: True, PostLimits())
+    assert store.outbox_item("a").last_error == "停止されてます"
