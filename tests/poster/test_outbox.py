@@ -3,6 +3,7 @@ scheduler tests): what is resent, when, and what waits for the thread to be read
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -242,18 +243,7 @@ def test_under_a_consecutive_limit_the_last_allowed_post_carries_what_fits_and_s
     assert [row.id for row in store.outbox(REF.id, ["pending"])] == ["c"]
     assert store.outbox_item("a").sent_body == writer.sent[0]
     assert outbox.send(REF, REF.id, 3, lambda n: False, limits, limit).sent == 0  # never past it
-    store.record_fetch(
-        REF.id,
-        size=0,
-        last_modified=None,
-        last_number=5,
-        now=clock[0],
-        posts=[
-            PostRecord(REF.id, 4, name="ボット", body="x"),
-            PostRecord(REF.id, 5, name="プレイヤー", body="y"),
-        ],
-        is_own=lambda post: post.number == 4,
-    )
+    bot_posts(store, (4, "ボット", "x"), (5, "プレイヤー", "y"), own={4}, now=clock[0])
     # someone wrote: the bot goes on by itself; the game is over, so nothing is said about waiting
     assert outbox.send(REF, REF.id, 5, lambda n: True, limits, limit, game_over=True).sent == 1
     assert writer.sent[1] == bodies["c"]
@@ -297,14 +287,22 @@ def test_a_row_held_until_someone_else_writes_is_never_carried_by_an_earlier_pos
 # -- looking for a post whose answer was lost ---------------------------------------------------
 
 
-def bot_posts(store: Store, *posts: tuple[int, str, str]) -> None:
+def bot_posts(
+    store: Store,
+    *posts: tuple[int, str, str],
+    own: Collection[int] = (),
+    now: datetime = datetime(2026, 11, 29, 21, 0, tzinfo=JST),
+) -> None:
+    """A read of the thread that brought `posts` (number, name, body); those numbered in `own` are the
+    bot's."""
     store.record_fetch(
         REF.id,
         size=0,
         last_modified=None,
         last_number=max(number for number, _, _ in posts),
-        now=datetime(2026, 11, 29, 21, 0, tzinfo=JST),
+        now=now,
         posts=[PostRecord(REF.id, number, name=name, body=body) for number, name, body in posts],
+        is_own=lambda post: post.number in own,
     )
 
 
@@ -583,33 +581,11 @@ def test_the_last_allowed_post_keeps_room_for_the_notice_and_a_game_over_says_no
     outbox.send(REF, REF.id, 0, lambda n: False, PostLimits(lines=24), ConsecutiveLimit.of(1))
     assert writer.sent == [f"{eleven['a']}\n\n{HOLD_NOTICE}"]
     # the game is over, but rows are still held after this post: it still says the game waits
-    store.record_fetch(
-        REF.id,
-        size=0,
-        last_modified=None,
-        last_number=2,
-        now=T0,
-        posts=[
-            PostRecord(REF.id, 1, name="ボット", body="x"),
-            PostRecord(REF.id, 2, name="名無し", body="y"),
-        ],
-        is_own=lambda post: post.number == 1,
-    )
+    bot_posts(store, (1, "ボット", "x"), (2, "名無し", "y"), own={1}, now=T0)
     limit = ConsecutiveLimit.of(1, 1)
     outbox.send(REF, REF.id, 2, lambda n: True, PostLimits(lines=24), limit, game_over=True)
     assert writer.sent[-1] == f"{eleven['b']}\n\n{HOLD_NOTICE}"
-    store.record_fetch(
-        REF.id,
-        size=0,
-        last_modified=None,
-        last_number=4,
-        now=T0,
-        posts=[
-            PostRecord(REF.id, 3, name="ボット", body="x"),
-            PostRecord(REF.id, 4, name="名無し", body="y"),
-        ],
-        is_own=lambda post: post.number == 3,
-    )
+    bot_posts(store, (3, "ボット", "x"), (4, "名無し", "y"), own={3}, now=T0)
     outbox.send(REF, REF.id, 4, lambda n: True, PostLimits(lines=24), limit, game_over=True)
     assert writer.sent[-1] == eleven["c"]  # the game's last post: nothing more will come
 
@@ -618,18 +594,7 @@ def test_the_bots_opening_post_counts_toward_its_share_of_the_thread(store: Stor
     from poster.consecutive import ConsecutiveLimit
 
     clock = [T0]
-    store.record_fetch(
-        REF.id,
-        size=0,
-        last_modified=None,
-        last_number=2,
-        now=T0,
-        posts=[
-            PostRecord(REF.id, 1, name="ボット", body="開始"),
-            PostRecord(REF.id, 2, name="ボット", body="受付"),
-        ],
-        is_own=lambda post: True,
-    )
+    bot_posts(store, (1, "ボット", "開始"), (2, "ボット", "受付"), own={1, 2}, now=T0)
     writer = Writer()
     store.queue("a", REF.id, "dice", ">>2", T0)
     result = sender(store, writer, clock).send(

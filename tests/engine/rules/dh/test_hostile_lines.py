@@ -56,6 +56,7 @@ WORDS = [
     "\t",
     "ｗ",
 ]
+STRANGER = "通りすがり◆stranger00"  # a trip no side lists: every other line is the GM's (gm=True)
 LINE = st.lists(st.sampled_from(WORDS) | st.text(max_size=3), max_size=12).map("".join)
 
 
@@ -63,7 +64,7 @@ def _order(text: str, number: int) -> Order | Rejection | None:
     read = RULESET.read_line(STATE, text)
     if not isinstance(read, OrderText):
         return read
-    return Order(number, 0, "誰か◆XXXXXXXXXX", read.player, read.command, read.canonical, gm=number % 2 == 0)
+    return Order(number, 0, STRANGER, read.player, read.command, read.canonical, gm=number % 2 == 0)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
