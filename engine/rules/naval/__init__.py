@@ -4,7 +4,8 @@
 |---|---|
 | `grammar.py` | the order grammar (＜攻撃＞＜インターセプト＞＜移動＞), ORDERS.txt and RANDOMS.txt |
 | `hexgrid.py` | the hex map's geometry |
-| `state.py` | the state, the scenario TOML and its JSON form |
+| `state.py` | the state as plain data, unit ids, and its JSON form |
+| `scenario.py` | the scenario TOML read and checked into the first state |
 | `resolution.py` | one period's resolution: the pure function of the rules (attacks, interceptions) |
 | `movement.py` | the moving part of it: ＜移動＞, a lost carrier's fighters evacuating, what a removal strands |
 | `plan.py` | the period's orders as read before any is carried out: entries, look-ahead tables, flights |

@@ -28,6 +28,7 @@ from engine.rules.naval.randoms import RandomsShortError
 from engine.rules.naval.report import build_report, resolution_to_dict
 from engine.rules.naval.resolution import resolve_period
 from engine.rules.naval.results import Resolution
+from engine.rules.naval.scenario import initial_state
 from engine.rules.naval.state import (
     CARRIER,
     CATEGORY_NAMES,
@@ -36,7 +37,6 @@ from engine.rules.naval.state import (
     ScenarioError,
     Unit,
     canonical_ids,
-    initial_state,
     state_from_dict,
     state_to_dict,
     unit_island,

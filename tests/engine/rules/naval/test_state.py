@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.rng import RecordedSource
 from engine.rules.naval import load_scenario, resolve_period
 from engine.rules.naval.grammar import parse_orders_file
+from engine.rules.naval.scenario import _plain_unit, _unit, initial_state
 from engine.rules.naval.state import (
     CARRIER,
     FIGHTER,
@@ -23,9 +24,6 @@ from engine.rules.naval.state import (
     NavalState,
     Options,
     ScenarioError,
-    _plain_unit,
-    _unit,
-    initial_state,
     state_from_dict,
     state_to_dict,
 )
