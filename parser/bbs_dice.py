@@ -15,8 +15,10 @@ import regex
 MAX_COUNT = 10
 MAX_SIDES = 9999
 
-# Digits are matched generously (then range-checked) so `dice99d6=` is an error, not silence.
-_DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]{1,6})d([0-9]{1,8})=", regex.IGNORECASE)
+# Digits are matched generously (then range-checked) so `dice99d6=` — or a count of 20 digits — is an
+# error, not silence; a number longer than _DIGITS is out of range without being converted.
+_DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]+)d([0-9]+)=", regex.IGNORECASE)
+_DIGITS = 8
 _ANCHOR_START = regex.compile(r">>[0-9]")
 
 
@@ -49,6 +51,11 @@ def is_quote(line: str) -> bool:
     return stripped.startswith(">") and not _ANCHOR_START.match(stripped)
 
 
+def _shown(command: str, width: int = 32) -> str:
+    """A refused command as the answer quotes it: a 4,400-digit count is not echoed whole."""
+    return command if len(command) <= width else f"{command[: width - 8]}…{command[-6:]}"
+
+
 def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
     """Every `diceNdM=` of a post body in reading order, quoted lines skipped."""
     found: list[BbsDice | BbsDiceError] = []
@@ -56,10 +63,10 @@ def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
         if is_quote(raw_line):
             continue
         for match in _DICE.finditer(normalize(raw_line)):
-            count, sides = int(match[1]), int(match[2])
+            count, sides = (int(digits) if len(digits) <= _DIGITS else 0 for digits in (match[1], match[2]))
             if not 1 <= count <= MAX_COUNT or not 1 <= sides <= MAX_SIDES:
                 reason = f"ダイスは{MAX_COUNT}個まで、面数は1～{MAX_SIDES}までです"
-                found.append(BbsDiceError(match[0].lower(), number, reason))
+                found.append(BbsDiceError(_shown(match[0].lower()), number, reason))
             else:
                 found.append(BbsDice(count, sides, number))
     return found

@@ -152,6 +152,9 @@ def test_bbs_dice_reply() -> None:
 
 def test_bbs_and_bcdice_errors_are_answered_with_reasons() -> None:
     assert post("dice11d6=").plain == "dice11d6= ＞ ダイスは10個まで、面数は1～9999までです"
+    huge = "dice" + "9" * 4400 + "d6="  # a count of 4,400 digits is told the range, not ignored
+    assert post(huge).plain == "dice99999999999999999999…999d6= ＞ ダイスは10個まで、面数は1～9999までです"
+    assert post("dice2d99999999999999999999=").plain.endswith("＞ ダイスは10個まで、面数は1～9999までです")
     assert "ダイスが多すぎます" in post("10001D6").plain
 
 
@@ -294,7 +297,10 @@ def test_one_post_rolls_at_most_its_dice_budget() -> None:
     assert answer is not None
     assert Counting.rolled == MAX_POST_DICE
     assert answer.plain.startswith("(1D6) ＞ 1")  # the command before is answered as usual
-    assert "ダイスが多すぎるため、2件目以降の2件は振りませんでした（1レスで振るダイスは1000個まで）" in answer.plain
+    assert (
+        "ダイスが多すぎるため、2件目以降の2件は振りませんでした（1レスで振るダイスは1000個まで）"
+        in answer.plain
+    )
     assert "(2D6)" not in answer.plain and "#1" not in answer.plain
     Counting.rolled = 0
     whole = answer_post("x10 100D6", Counting())  # exactly the budget: every die rolled
