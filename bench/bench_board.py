@@ -1,20 +1,33 @@
-"""Local board throughput over real HTTP (waitress on loopback, one keep-alive http.client client,
-so the figures are the board's, not a heavy client library's).
+"""Local board throughput over real HTTP, against peers measured in the same run.
 
-Prints requests/second for: an idle differential read of a 1000-post thread (Range from size-1 with
-If-Modified-Since → 304), a differential read that returns the last post (206), a full read of the
-dat, and posting through bbs.cgi (after the cookie confirmation, samba off): into one thread of a
-board holding two, and into a board of 1,000 threads (ten posts each, every post aging its thread to
-the top of subject.txt), where the thread list is what a post costs.
+One keep-alive http.client client in this process (so the figures are the servers', not a heavy
+client library's). Rounds alternate between the board and its peer, and each figure is the median
+of its rounds, per second of wall time and per CPU-second of this process (client and server both
+run in it: on a busy machine the CPU figure is the steadier one):
+
+- idle differential read of a 1000-post dat (Range from size-1 with If-Modified-Since → 304), against
+  the standard library's `http.server` (ThreadingHTTPServer, SimpleHTTPRequestHandler over the same
+  data directory, HTTP/1.1 keep-alive, TCP_NODELAY) answering the same conditional GET;
+- posting through bbs.cgi (after the cookie confirmation, samba off, a trip in the name), against a
+  bare append-only WSGI app on the same waitress server (it reads the body, appends it to a file and
+  answers a one-line page): what the board's own work costs over the server's;
+- for the record (no peer): the differential read returning the last post (206), a full read, and
+  posting into a board of 1,000 threads, where rewriting subject.txt is what a post costs.
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
+import http.server
 import os
+import statistics
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -27,16 +40,16 @@ HEADERS = {"User-Agent": "Monazilla/1.00 (threadgm-bench/0.1)"}
 LINE = (
     "名無しさん<><>2026/11/29(日) 21:22:13 ID:abcdefgh<>{n}番目のレスです。dice2d47=<br>二行目もあります<>\n"
 )
+POST_HEADERS = {
+    **HEADERS,
+    "Content-Type": "application/x-www-form-urlencoded",
+    "Cookie": 'NAME=""; MAIL=""',
+}
+WRITTEN = "書きこみました".encode("cp932")
 MANY_THREADS = 1000
 POSTS_PER_THREAD = 10
-
-
-def _posting(post: Callable[[], None], count: int = 500) -> tuple[float, float]:
-    """Posts per second of wall time and per CPU-second of this process (client and server both run
-    in it: on a busy machine the CPU figure is the steadier one)."""
-    start = time.process_time()
-    rate = repeated(count, post)
-    return rate, count / (time.process_time() - start)
+READS = 2000  # per round
+POSTS = 300  # per round
 
 
 def fill_board(data: Path, name: str, defaults: dict[str, str]) -> list[str]:
@@ -56,83 +69,178 @@ def fill_board(data: Path, name: str, defaults: dict[str, str]) -> list[str]:
     return keys[::-1]
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp)
+def rates(count: int, action: Callable[[], object]) -> tuple[float, float]:
+    """Actions per second of wall time and per CPU-second of this process, over `count` calls."""
+    start = time.process_time()
+    wall = repeated(count, action)
+    return wall, count / (time.process_time() - start)
+
+
+class _StaticHandler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as the board's clients use it
+    disable_nagle_algorithm = True
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def stdlib_server(root: Path) -> Iterator[int]:
+    """`http.server` serving `root` in a daemon thread; its port."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_StaticHandler, directory=str(root)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="http.server", daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def append_only_app(sink: Path) -> Callable:
+    """The least a post can cost on the board's server: the body appended to a file, a page sent."""
+    page = "<html><body>書きこみました。</body></html>".encode("cp932")
+
+    def app(environ: dict, start_response: Callable) -> list[bytes]:
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        with sink.open("ab") as out:
+            out.write(body + b"\n")
+        start_response(
+            "200 OK", [("Content-Type", "text/html; charset=Shift_JIS"), ("Content-Length", str(len(page)))]
+        )
+        return [page]
+
+    return app
+
+
+class Client:
+    """One keep-alive connection to a server on loopback."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+
+    def get(self, path: str, **headers: str) -> tuple[int, bytes, http.client.HTTPResponse]:
+        self.conn.request("GET", path, headers={**HEADERS, **headers})
+        answer = self.conn.getresponse()
+        return answer.status, answer.read(), answer
+
+    def post(self, body: str) -> None:
+        self.conn.request("POST", "/test/bbs.cgi", body=body, headers=POST_HEADERS)
+        page = self.conn.getresponse().read()
+        assert WRITTEN in page, page.decode("cp932", "replace")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def form_body(fields: dict[str, str]) -> str:
+    return "&".join(f"{k}={quote(v.encode('cp932'))}" for k, v in fields.items())
+
+
+def _median(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def _line(label: str, runs: list[tuple[float, float]], unit: str) -> tuple[float, float]:
+    wall, cpu = _median(runs)
+    print(f"{label:<44} {wall:8.0f} {unit}/s  ({cpu:6.0f} per CPU-s)")
+    return wall, cpu
+
+
+def _ratio(label: str, ours: tuple[float, float], peer: tuple[float, float], target: float) -> None:
+    wall, cpu = ours[0] / peer[0], ours[1] / peer[1]
+    verdict = "met" if min(wall, cpu) >= target else "NOT met"
+    print(f"  {label:<42} {wall:5.2f}× wall, {cpu:5.2f}× CPU   (target ≥ {target}×: {verdict})")
+
+
+class _Setup:
+    """The data directory: board `bench` with a 1000-post dat aged 10 s, board `many` of 1,000 threads."""
+
+    def __init__(self, data: Path) -> None:
         defaults = {"BBS_SAMBATIME": "0", "timeclose": ""}
-        many = fill_board(data, "many", defaults)
-        app = make_app(data, ["bench", "many"], defaults=defaults)
-        key = open_thread(data, "bench", "ベンチスレ", "1000レスのスレ")
-        dat = data / "bench" / "dat" / f"{key}.dat"
+        self.data = data
+        self.many = fill_board(data, "many", defaults)
+        self.app = make_app(data, ["bench", "many"], defaults=defaults)
+        self.key = open_thread(data, "bench", "ベンチスレ", "1000レスのスレ")
+        dat = data / "bench" / "dat" / f"{self.key}.dat"
         with dat.open("ab") as handle:
             handle.write("".join(LINE.format(n=n) for n in range(2, 1001)).encode("cp932"))
         stat = dat.stat()
         os.utime(dat, (stat.st_atime - 10, stat.st_mtime - 10))
-        size = dat.stat().st_size
-        last_line = len(LINE.format(n=1000).encode("cp932"))
+        self.size = dat.stat().st_size
+        self.last_line = len(LINE.format(n=1000).encode("cp932"))
+        self.path = f"/bench/dat/{self.key}.dat"
 
-        with BoardServer(app) as server:
-            conn = http.client.HTTPConnection("127.0.0.1", server.port)
 
-            def get(path: str, **headers: str) -> http.client.HTTPResponse:
-                conn.request("GET", path, headers={**HEADERS, **headers})
-                answer = conn.getresponse()
-                answer.body = answer.read()
-                return answer
+def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds: int) -> None:
+    path, size = setup.path, setup.size
+    modified = board.get(path)[2].getheader("Last-Modified")
+    assert stdlib.get(path)[2].getheader("Last-Modified") == modified  # the same file, the same answer
+    idle_headers = {"Range": f"bytes={size - 1}-", "If-Modified-Since": modified}
 
-            path = f"/bench/dat/{key}.dat"
-            modified = get(path).getheader("Last-Modified")
+    def idle(client: Client) -> Callable[[], None]:
+        def read() -> None:
+            status, body, _ = client.get(path, **idle_headers)
+            assert status == 304 and body == b"", status
 
-            def idle() -> None:
-                answer = get(path, **{"Range": f"bytes={size - 1}-", "If-Modified-Since": modified})
-                assert answer.status == 304
+        return read
 
-            def one_new_post() -> None:
-                answer = get(path, Range=f"bytes={size - last_line - 1}-")
-                assert answer.status == 206 and answer.body.startswith(b"\n")
+    def one_new_post() -> None:
+        status, body, _ = board.get(path, Range=f"bytes={size - setup.last_line - 1}-")
+        assert status == 206 and body.startswith(b"\n")
 
-            def full() -> None:
-                assert len(get(path).body) == size
+    def full() -> None:
+        assert len(board.get(path)[1]) == size
 
-            print(f"dat of 1000 posts: {size} bytes")
-            print(f"diff read, idle (304):           {repeated(3000, idle):8.0f} req/s")
-            print(f"diff read, one new post (206):   {repeated(3000, one_new_post):8.0f} req/s")
-            print(f"full read (200, {size // 1024} KiB):       {repeated(500, full):8.0f} req/s")
+    form = {"bbs": "bench", "FROM": "ベンチ#tea", "mail": "sage", "MESSAGE": "書き込み"}
+    bare_body = form_body({**form, "key": setup.key})
+    turn = iter(range(10**9))
 
-            thread = open_thread(data, "bench", "書き込みベンチ", "ここに書く")
-            form = {
-                "bbs": "bench",
-                "key": thread,
-                "FROM": "ベンチ#tea",
-                "mail": "sage",
-                "MESSAGE": "書き込み",
-            }
-            body = "&".join(f"{k}={quote(v.encode('cp932'))}" for k, v in form.items())
-            post_headers = {
-                **HEADERS,
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Cookie": 'NAME=""; MAIL=""',
-            }
+    def post_many() -> None:
+        key = setup.many[next(turn) % len(setup.many)]
+        board.post(form_body({**form, "bbs": "many", "key": key, "mail": ""}))
 
-            def post() -> None:
-                conn.request("POST", "/test/bbs.cgi", body=body, headers=post_headers)
-                assert "書きこみました".encode("cp932") in conn.getresponse().read()
+    ours_304, peer_304, ours_post, peer_post = [], [], [], []
+    for _ in range(rounds):
+        ours_304.append(rates(READS, idle(board)))
+        peer_304.append(rates(READS, idle(stdlib)))
+        # A fresh thread each round, so every round posts into a dat of the same length.
+        thread_body = form_body(
+            {**form, "key": open_thread(setup.data, "bench", "書き込みベンチ", "ここに書く")}
+        )
+        ours_post.append(rates(POSTS, lambda body=thread_body: board.post(body)))
+        peer_post.append(rates(POSTS, lambda: bare.post(bare_body)))
+    board_304 = _line("diff read, idle (304): board", ours_304, "req")
+    stdlib_304 = _line("  http.server, same conditional GET", peer_304, "req")
+    _ratio("board / http.server", board_304, stdlib_304, 0.8)
+    board_post = _line("posting via bbs.cgi (with trip): board", ours_post, "posts")
+    bare_post = _line("  bare append-only app, same server", peer_post, "posts")
+    _ratio("board / bare app (issue 30 found 0.21×)", board_post, bare_post, 0.42)
+    _line("diff read, one new post (206)", [rates(READS, one_new_post)], "req")
+    _line(f"full read (200, {size // 1024} KiB)", [rates(POSTS, full)], "req")
+    _line(f"posting, board of {MANY_THREADS} threads", [rates(POSTS, post_many)], "posts")
 
-            rate, cpu_rate = _posting(post)
-            print(f"posting via bbs.cgi (with trip): {rate:8.0f} posts/s ({cpu_rate:.0f} per CPU-second)")
 
-            turn = iter(range(10**9))
-
-            def post_many() -> None:
-                fields = {**form, "bbs": "many", "key": many[next(turn) % len(many)], "mail": ""}
-                data = "&".join(f"{k}={quote(v.encode('cp932'))}" for k, v in fields.items())
-                conn.request("POST", "/test/bbs.cgi", body=data, headers=post_headers)
-                assert "書きこみました".encode("cp932") in conn.getresponse().read()
-
-            rate, cpu_rate = _posting(post_many)
-            print(
-                f"posting, board of {MANY_THREADS} threads:  {rate:8.0f} posts/s ({cpu_rate:.0f} per CPU-second)"
-            )
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench board", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per pair (default 5)")
+    options = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        setup = _Setup(Path(tmp))
+        print(f"dat of 1000 posts: {setup.size} bytes; {options.rounds} alternating rounds, medians")
+        bare_app = append_only_app(setup.data / "append-only.txt")
+        with (
+            BoardServer(setup.app) as board_server,
+            stdlib_server(setup.data) as stdlib_port,
+            BoardServer(bare_app) as bare_server,
+        ):
+            clients = Client(board_server.port), Client(stdlib_port), Client(bare_server.port)
+            try:
+                _measure(setup, *clients, options.rounds)
+            finally:
+                for client in clients:
+                    client.close()
 
 
 if __name__ == "__main__":
