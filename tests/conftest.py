@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,17 @@ ROOT = Path(__file__).resolve().parent.parent
 # ../shared is beside the checkout; `make mutate` runs the suite from a copy one level down (mutants/)
 SHARED = (ROOT.parent.parent if ROOT.name == "mutants" else ROOT.parent) / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `make mutate` (mutmut sets MUTANT_UNDER_TEST), a mutant's tests run fastest first, by the
+    durations mutmut measured: mutmut stops at the first failure (-x), so a killed mutant costs its
+    quickest failing test instead of whatever slow property test happened to come first."""
+    stats = ROOT / "mutmut-stats.json"
+    if "MUTANT_UNDER_TEST" not in os.environ or not stats.exists():
+        return
+    durations = json.loads(stats.read_text())["duration_by_test"]
+    items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
 
 
 def shared_path(*parts: str) -> Path:
