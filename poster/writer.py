@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import quote, urljoin, urlsplit
 
 import regex
@@ -46,6 +47,12 @@ _CLOSED = regex.compile(
     r"停止されてます|を超えてます|移転されたよう|存在しないか、削除|サイズが限界|スレッドストップ"
 )
 _KEY_IN_URL = regex.compile(r"/read\.cgi/(?:[^/\"']+/)+?(\d{9,12})/")
+_TITLE = regex.compile(r"<title>(.*?)</title>", regex.IGNORECASE | regex.DOTALL)
+_FIRST_FONT = regex.compile(r"<font[^>]*>(.*?)</font>", regex.IGNORECASE | regex.DOTALL)
+_TAG = regex.compile(r"<[^>]+>")
+_ERROR = regex.compile(r"ERROR|ＥＲＲＯＲ|エラー", regex.IGNORECASE)
+CP932, EUC_JP = "cp932", "euc_jp"  # 2ch-compatible boards' forms and pages; したらば's
+_soup = partial(BeautifulSoup, features="html.parser")  # the standard library's parser: nothing to install
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ class BoardWriter:
 
     def reply(self, ref: ThreadRef, body: str) -> WriteOutcome:
         if ref.dialect is Dialect.SHITARABA:
-            category, number = ref.board.split("/", 1)
+            category, number = ref.board.split("/")  # a したらば board is CATEGORY/NUMBER
             fields = {"DIR": category, "BBS": number, "KEY": ref.key, "TIME": str(int(time.time()))}
             fields |= {"NAME": self.name, "MAIL": self.mail, "MESSAGE": body, "submit": "書き込む"}
             return self._send_jbbs(ref.write_url, ref.read_url, fields)
@@ -83,7 +90,7 @@ class BoardWriter:
     def new_thread(self, ref: ThreadRef, title: str, body: str) -> WriteOutcome:
         """Open a thread on `ref`'s board; `WriteOutcome.key` is the new thread's key when known."""
         if ref.dialect is Dialect.SHITARABA:
-            category, number = ref.board.split("/", 1)
+            category, number = ref.board.split("/")
             fields = {"DIR": category, "BBS": number, "TIME": str(int(time.time())), "SUBJECT": title}
             fields |= {"NAME": self.name, "MAIL": self.mail, "MESSAGE": body, "submit": "新規書き込み"}
             return self._send_jbbs(ref.new_thread_url, ref.board_url, fields)
@@ -95,16 +102,16 @@ class BoardWriter:
 
     def _send_2ch(self, url: str, referer: str, fields: dict[str, str]) -> WriteOutcome:
         """`referer` is the page the form was on: the thread for a reply, the board for a new thread."""
-        outcome, page = self._post(url, referer, fields, "cp932")
-        if outcome is not None:
-            return outcome
+        page = self._post(url, referer, fields, CP932)
+        if isinstance(page, WriteOutcome):
+            return page
         if is_confirmation(page):
             hidden = _hidden_fields(page) or fields
             hidden["submit"] = CONFIRM_SUBMIT
             log.info("%s: confirming the cookie page", referer)
-            outcome, page = self._post(url, referer, hidden, "cp932")
-            if outcome is not None:
-                return outcome
+            page = self._post(url, referer, hidden, CP932)
+            if isinstance(page, WriteOutcome):
+                return page
             if "2ch_X:cookie" in page:
                 return WriteOutcome(
                     "retry", "the board asked for cookie confirmation twice", retry_after=60, backoff=True
@@ -114,14 +121,13 @@ class BoardWriter:
     # -- したらば --------------------------------------------------------------------------------
 
     def _send_jbbs(self, url: str, referer: str, fields: dict[str, str]) -> WriteOutcome:
-        outcome, page = self._post(url, referer, fields, "euc_jp")
-        return outcome if outcome is not None else classify(page)
+        page = self._post(url, referer, fields, EUC_JP)
+        return page if isinstance(page, WriteOutcome) else classify(page)
 
     # -- HTTP -----------------------------------------------------------------------------------
 
-    def _post(
-        self, url: str, referer: str, fields: dict[str, str], encoding: str
-    ) -> tuple[WriteOutcome | None, str]:
+    def _post(self, url: str, referer: str, fields: dict[str, str], encoding: str) -> WriteOutcome | str:
+        """The board's answer page, or the outcome when the answer is not a page to read."""
         body = "&".join(
             f"{quote(key)}={quote(value.encode(encoding, errors='xmlcharrefreplace'))}"
             for key, value in fields.items()
@@ -133,22 +139,24 @@ class BoardWriter:
             )
         except requests.RequestException as error:
             if _never_sent(error):
-                return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30), ""
+                return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30)
             # the form may have reached the board: only reading the thread can tell
-            return WriteOutcome("uncertain", f"no answer from the board: {error}"), ""
-        if response.is_redirect:
-            return redirected(url, referer, response.headers.get("Location", ""), fields), ""
-        if response.status_code >= 500:
+            return WriteOutcome("uncertain", f"no answer from the board: {error}")
+        status = response.status_code
+        if response.is_redirect:  # requests says so only with a Location header
+            return redirected(url, referer, response.headers["Location"], fields)
+        if 300 <= status < 400:
+            # a redirect that names no page: whatever sent it may have passed the form on
+            return WriteOutcome(
+                "uncertain", f"the board answered HTTP {status} and named no page", retry_after=60
+            )
+        if status >= 500:
             # A proxy's 502/504 can come after the board wrote the post: only the thread can tell.
-            return WriteOutcome(
-                "uncertain", f"the board answered HTTP {response.status_code}", retry_after=60
-            ), ""
+            return WriteOutcome("uncertain", f"the board answered HTTP {status}", retry_after=60)
         page = response.content.decode(encoding, errors="replace")
-        if response.status_code != 200 and classify(page).posted:
-            return WriteOutcome(
-                "uncertain", f"a success page with HTTP {response.status_code}", retry_after=60
-            ), ""
-        return None, page
+        if status != 200 and classify(page).posted:
+            return WriteOutcome("uncertain", f"a success page with HTTP {status}", retry_after=60)
+        return page
 
 
 def redirected(url: str, referer: str, location: str, fields: dict[str, str]) -> WriteOutcome:
@@ -159,11 +167,11 @@ def redirected(url: str, referer: str, location: str, fields: dict[str, str]) ->
     target = urlsplit(urljoin(url, location))
     same_host = target.netloc == urlsplit(url).netloc
     if "key" not in fields and "KEY" not in fields:
-        board = fields["bbs"] if "bbs" in fields else f"{fields.get('DIR')}/{fields.get('BBS')}"
-        key = _KEY_IN_URL.search(target.path.rstrip("/") + "/")
-        if same_host and key and f"/read.cgi/{board}/{key[1]}/" in target.path.rstrip("/") + "/":
+        board = fields["bbs"] if "bbs" in fields else f"{fields['DIR']}/{fields['BBS']}"
+        key = regex.search(rf"/read\.cgi/{regex.escape(board)}/(\d{{9,12}})(?:/|$)", target.path)
+        if same_host and key:
             return WriteOutcome("posted", f"redirected to {location}", key=key[1])
-    elif same_host and location and target.path.startswith(urlsplit(referer).path):
+    elif same_host and target.path.startswith(urlsplit(referer).path):  # "" is the form's own URL
         return WriteOutcome("uncertain", f"redirected to the thread ({location}): looked for there")
     return WriteOutcome("uncertain", f"redirected away from the board: {location[:200]!r}", retry_after=60)
 
@@ -186,7 +194,7 @@ def classify(page: str) -> WriteOutcome:
         return WriteOutcome("closed", message)
     if "読取専用" in message:
         return WriteOutcome("retry", message, retry_after=300)
-    if regex.search(r"ERROR|ＥＲＲＯＲ|エラー", title + " " + message, regex.IGNORECASE):
+    if _ERROR.search(title) or _ERROR.search(message):
         return WriteOutcome("rejected", message or title)
     # A page that is neither a success nor an error may be either: read the thread, then decide.
     return WriteOutcome(
@@ -210,23 +218,23 @@ def is_confirmation(page: str) -> bool:
 
 def _status(page: str) -> str:
     """Where a board says how a post went: the title, and for open2ch the first <font> element."""
-    font = regex.search(r"<font[^>]*>(.*?)</font>", page, regex.IGNORECASE | regex.DOTALL)
-    return _title(page) + " " + (regex.sub(r"<[^>]+>", "", font[1]) if font else "")
+    font = _FIRST_FONT.search(page)
+    return _title(page) + " " + (_TAG.sub("", font[1]) if font else "")
 
 
 def _title(page: str) -> str:
-    match = regex.search(r"<title>(.*?)</title>", page, regex.IGNORECASE | regex.DOTALL)
+    match = _TITLE.search(page)
     return match[1].strip() if match else ""
 
 
 def _error_text(page: str) -> str:
     """The board's own words: ex0ch puts them after `2ch_X:error`, したらば in the body. The copy of
     the form some error pages show below is left out: its name field holds the bot's trip key."""
-    soup = BeautifulSoup(page, "html.parser")
+    soup = _soup(page)
     for tag in soup(["title", "head", "script", "style"]):
         tag.decompose()
     text = " ".join(soup.get_text(" ").split())
-    return text.split("名前：", 1)[0].strip()[:500]
+    return text.partition("名前：")[0].strip()[:500]
 
 
 def board_reason(message: str) -> str:
@@ -238,9 +246,6 @@ def board_reason(message: str) -> str:
 
 
 def _hidden_fields(page: str) -> dict[str, str]:
-    soup = BeautifulSoup(page, "html.parser")
-    return {
-        str(field["name"]): str(field.get("value", ""))
-        for field in soup.find_all("input")
-        if str(field.get("type", "")).lower() == "hidden" and field.get("name")
-    }
+    """The confirmation form's hidden inputs that have a name (type matched as HTML does, any case)."""
+    fields = _soup(page).select('input[type="hidden" i][name]')
+    return {str(field["name"]): str(field.get("value", "")) for field in fields}
