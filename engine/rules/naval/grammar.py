@@ -54,6 +54,20 @@ _UNIT_FULL = re.compile(UNIT_ID)
 _ISLAND_FULL = re.compile(ISLAND_CODE)
 
 _FILE_LINE = re.compile(rf"^\s*(?:([0-9]+)\s*[.)]\s*)?(?:({ISLAND_CODE})\s*:\s*)?(.*)$", re.IGNORECASE)
+# The ordinary line in one match on the raw text: ASCII upper-case ids, ASCII or full-width brackets
+# and commas, spaces or tabs — what NFKC leaves as it is, or maps to what the general path reads
+# (＜＞，). Anything else (a lower-case id, an IME dash, a remark, a base to move to...) is read by
+# the general path, which also words every refusal; `tests/.../test_grammar.py` holds the two equal.
+_GAP = r"[ \t]*"
+_FAST_BODY = (
+    rf"[<＜]{_GAP}(?:(攻撃|インターセプト|迎撃)|移動){_GAP}[>＞]{_GAP}({UNIT_ID})"
+    rf"(?:{_GAP}[、,，]{_GAP}|[ \t]+)(?:({UNIT_ID})|\(([0-9]{{1,4}}),([0-9]{{1,4}})\)){_GAP}"
+)
+_FAST_ORDER = re.compile(rf"{_GAP}{_FAST_BODY}")
+_FAST_FILE_LINE = re.compile(
+    rf"{_GAP}(?:[0-9]+{_GAP}[.)]{_GAP})?(?:({ISLAND_CODE}){_GAP}:{_GAP})?{_FAST_BODY}"
+)
+
 _RANDOMS_LINE = regex.compile(
     rf"^\s*(?:\[\s*({ISLAND_CODE})\s*\]\s*:?|({ISLAND_CODE})\s*:)\s*(.*)$", regex.IGNORECASE
 )
@@ -123,7 +137,40 @@ def _bad_unit(token: str) -> str:
 def parse_order(line: str) -> ParsedOrder | None:
     """One line: an order, a rejection with a Japanese reason, or None for an ordinary chat line."""
     raw = line.rstrip("\r\n")
-    return _parse_normalized(raw, normalize(raw))
+    fast = _FAST_ORDER.fullmatch(raw)
+    order = _fast_order(raw, None, *fast.groups()) if fast else None
+    return order or _parse_normalized(raw, normalize(raw))
+
+
+_new = object.__new__
+
+
+def _fast_order(
+    raw: str,
+    island: str | None,
+    keyword: str | None,
+    unit: str,
+    target: str | None,
+    x: str | None,
+    y: str | None,
+) -> NavalOrder | None:
+    """The order of a line `_FAST_BODY` matched (its groups), or None when the general path must read
+    it: a move to a base, a hex with an attack, a unit named twice (refused, with the reason)."""
+    if keyword is not None:
+        if target is None or target == unit:
+            return None
+        kind, to_hex = KEYWORDS[keyword], None
+    elif x is None or y is None:
+        return None
+    else:
+        kind, to_hex = "move", (int(x), int(y))
+    # Filled in through `__dict__`: a frozen dataclass's __init__ sets each field through
+    # object.__setattr__, twice this line's cost (the equivalence test compares with `NavalOrder(...)`).
+    order = _new(NavalOrder)
+    order.__dict__.update(
+        kind=kind, unit=unit, target=target, to_hex=to_hex, raw=raw, island=island, post=None
+    )
+    return order
 
 
 def _parse_normalized(raw: str, text: str, island: str | None = None) -> ParsedOrder | None:
@@ -228,27 +275,33 @@ def parse_orders_file(text: str) -> list[ParsedOrder]:
     line gets a result. Without an `ISLAND:` prefix the island is the acting unit's own."""
     parsed: list[ParsedOrder] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = normalize(raw).strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        match = _FILE_LINE.match(stripped)
-        island = match[2].upper() if match and match[2] else None
-        body = match[3] if match else stripped
-        order = _parse_normalized(raw, body, island)  # NFKC twice is NFKC once
-        if order is None:
-            parsed.append(
-                NavalOrderError(
-                    raw,
-                    "命令として読めません（＜攻撃＞＜インターセプト＞＜移動＞のいずれか）",
-                    island,
-                    number,
-                )
-            )
-        elif isinstance(order, NavalOrderError):
-            parsed.append(NavalOrderError(raw, order.reason, island, number))
-        else:
+        order = _fast_file_line(raw) or _file_line(number, raw)
+        if order is not None:
             parsed.append(order)
     return parsed
+
+
+def _fast_file_line(raw: str) -> NavalOrder | None:
+    """An ordinary ORDERS.txt line's order in one match, or None for `_file_line` to read."""
+    fast = _FAST_FILE_LINE.fullmatch(raw)
+    return _fast_order(raw, *fast.groups()) if fast else None
+
+
+def _file_line(number: int, raw: str) -> ParsedOrder | None:
+    """One ORDERS.txt line read in full: an order or a rejection, None for a blank or `#` line."""
+    stripped = normalize(raw).strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    match = _FILE_LINE.match(stripped)
+    island = match[2].upper() if match and match[2] else None
+    body = match[3] if match else stripped
+    order = _parse_normalized(raw, body, island)  # NFKC twice is NFKC once
+    if order is None:
+        reason = "命令として読めません（＜攻撃＞＜インターセプト＞＜移動＞のいずれか）"
+        return NavalOrderError(raw, reason, island, number)
+    if isinstance(order, NavalOrderError):
+        return NavalOrderError(raw, order.reason, island, number)
+    return order
 
 
 def parse_randoms_file(text: str) -> dict[str, list[int]]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.rules.naval import grammar
 from engine.rules.naval.grammar import (
     NavalOrder,
     NavalOrderError,
@@ -185,3 +188,77 @@ def test_a_line_pasted_from_the_pages_table_keeps_its_order() -> None:
     (order,) = parse_orders_file("1.ABC:＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05　→''[ABC]の乱数A''")
     assert isinstance(order, NavalOrder)
     assert (order.island, order.unit, order.target) == ("ABC", "ABC-DD-A-01", "XYZ-DD-X-05")
+
+
+# --- the one-match path of the ordinary line, against the general reading ---------------------------
+
+_IDS = [
+    "ABC-DD-A-01",
+    "P0001-F-A-02",
+    "abc-dd-a-01",
+    "ＡＢＣ－ＤＤ－Ａ－０１",
+    "ABCーDDーAー01",
+    "ABC-DD-A-01X",
+]
+# An order line in slots (prefix, bracket, keyword, bracket, unit, separator, operand, trailing), each
+# with the variants that make the general path read it otherwise or refuse it.
+_SLOTS = [
+    ["", "1.", "P0001:", "12.P0001:", " ", "p0001:", "　", "#", "1 . P0001 : ", "P0001-:"],
+    ["<", "＜", "〈", "< "],
+    ["攻撃", "インターセプト", "迎撃", "移動", "ｲﾝﾀｰｾﾌﾟﾄ", "攻撃\u3099", "攻 撃"],
+    [">", "＞", " ＞ ", "》"],
+    _IDS,
+    ["、", ",", "，", " ", " 、 ", "、、", "", "\t", "･"],
+    [*_IDS, "(5,6)", "(1000,0)", "(12345,1)", "(0005,12)", "ABC", "（５，６）", "(5、6)", "(5,6", "5,6"],
+    ["", " ", "\t", "　", " 了解", "、XYZ-DD-X-05", "\u0301", "X", "\x85"],
+]
+_BASES = [
+    ["P0001:", "＜", "攻撃", "＞", "ABC-DD-A-01", "、", "XYZ-DD-X-05", ""],
+    ["", "<", "インターセプト", ">", "P0001-F-A-02", ",", "XYZ-F-X-07", ""],
+    ["3.", "＜", "移動", "＞", "ABC-DD-A-01", "、", "(5,6)", ""],
+]
+# Free lines of the same pieces in any order and number (chat lines, two orders on a line...).
+_LINES = st.lists(st.sampled_from(sorted({piece for slot in _SLOTS for piece in slot})), max_size=9).map(
+    "".join
+)
+_ONE_SLOT_VARIED = [
+    "".join([*base[:slot], variant, *base[slot + 1 :]])
+    for base in _BASES
+    for slot, variants in enumerate(_SLOTS)
+    for variant in variants
+]
+
+
+def _assert_the_paths_agree(line: str) -> None:
+    fast = grammar._fast_file_line(line)
+    if fast is not None:
+        assert fast == grammar._file_line(1, line)
+    matched = grammar._FAST_ORDER.fullmatch(line)
+    if matched is not None:
+        read = grammar._fast_order(line, None, *matched.groups())
+        if read is not None:
+            assert read == grammar._parse_normalized(line, grammar.normalize(line))
+
+
+@pytest.mark.parametrize("line", _ONE_SLOT_VARIED)
+def test_the_one_match_reading_agrees_with_the_general_one(line: str) -> None:
+    """Whatever the fast path reads, the general path reads the same (it leaves the rest alone)."""
+    _assert_the_paths_agree(line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_LINES, st.tuples(*map(st.sampled_from, _SLOTS)).map("".join)))
+def test_the_one_match_reading_agrees_on_any_line(line: str) -> None:
+    _assert_the_paths_agree(line)
+
+
+def test_the_ordinary_lines_of_a_big_period_take_the_one_match_path() -> None:
+    lines = [
+        "P0001:＜攻撃＞P0001-DD-A-01、Q0001-DD-A-01",
+        "12.Q0001:<インターセプト>Q0001-F-A-01,P0001-F-A-02",
+        "＜移動＞Q0001-CV-A-01、(7,2)",
+    ]
+    for line in lines:
+        assert grammar._fast_file_line(line) == grammar._file_line(1, line)
+        assert grammar._fast_file_line(line) is not None
+    assert parse_orders_file("\n".join(lines)) == [grammar._file_line(1, line) for line in lines]
