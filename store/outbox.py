@@ -2,6 +2,10 @@
 
 Rows sent together as one post form a batch: they go `sending` together under the first row's id,
 with the post's text, so that looking for the post after a lost answer finds all of them or none.
+
+The SQL is written once, at module level: each query says what it reads, and the columns a change
+writes are keyword names (SQLite reads names in any case, so spelling them out as strings in every
+call only made room for differences that are none).
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ from store.records import OutboxRecord
 
 Ids = str | Sequence[str]
 
+_ROW = "select * from outbox where id = ?"
+_NEXT_SEQ = "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?"
+_IN_STATES = "select * from outbox where thread_id = ? and state in ({marks}) order by seq"
+_OWES = "select 1 from outbox where thread_id = ? and state in ('pending', 'sending') limit 1"
+_PENDING = "select * from outbox where thread_id = ? and state = 'pending' order by seq"
+_LAST_SENT = "select thread_id, max(sent_at) from outbox where state = 'sent' group by thread_id"
+
 
 def _ids(ids: Ids) -> list[str]:
     return [ids] if isinstance(ids, str) else list(ids)
@@ -28,6 +39,10 @@ class _Transactional(Protocol):
     _lock: threading.RLock
 
     def transaction(self) -> AbstractContextManager[None]: ...
+
+
+def _next_seq(db: Database, thread_id: str) -> int:
+    return db.execute(_NEXT_SEQ, [thread_id]).fetchone()[0]
 
 
 def _outbox_record(row: dict) -> OutboxRecord:
@@ -42,22 +57,13 @@ class OutboxTable:
         self: _Transactional, outbox_id: str, thread_id: str, kind: str, body: str, now: datetime
     ) -> bool:
         """Add a post to send, once: the same id queued again is ignored. Returns whether it was new."""
-        table = self.db["outbox"]
-        if list(table.rows_where("id = ?", [outbox_id])):
+        if list(self.db.query(_ROW, [outbox_id])):
             return False
-        seq = self.db.execute(
-            "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [thread_id]
-        ).fetchone()[0]
-        table.insert(
-            {
-                "id": outbox_id,
-                "thread_id": thread_id,
-                "seq": seq,
-                "kind": kind,
-                "body": body,
-                "created_at": now.isoformat(),
-            }
+        seq = _next_seq(self.db, thread_id)
+        row = dict(
+            id=outbox_id, thread_id=thread_id, seq=seq, kind=kind, body=body, created_at=now.isoformat()
         )
+        self.db["outbox"].insert(row)
         return True
 
     def outbox(
@@ -65,22 +71,13 @@ class OutboxTable:
     ) -> list[OutboxRecord]:
         wanted = list(states)
         with self._lock:
-            marks = ", ".join("?" for _ in wanted)
-            rows = self.db["outbox"].rows_where(
-                f"thread_id = ? and state in ({marks})", [thread_id, *wanted], order_by="seq"
-            )
-            return [_outbox_record(row) for row in rows]
+            query = _IN_STATES.format(marks=", ".join("?" for _ in wanted))
+            return [_outbox_record(row) for row in self.db.query(query, [thread_id, *wanted])]
 
     def owes(self: _Transactional, thread_id: str) -> bool:
         """Whether anything is left to send or to settle (one indexed read: idle polls ask it)."""
         with self._lock:
-            return (
-                self.db.execute(
-                    "select 1 from outbox where thread_id = ? and state in ('pending', 'sending') limit 1",
-                    [thread_id],
-                ).fetchone()
-                is not None
-            )
+            return self.db.execute(_OWES, [thread_id]).fetchone() is not None
 
     def outbox_item(self: _Transactional, outbox_id: str) -> OutboxRecord:
         with self._lock:
@@ -96,34 +93,24 @@ class OutboxTable:
     ) -> None:
         """Committed before the request leaves: after a crash, a `sending` row means "look first".
         `settle_after`: not to be judged lost before then (a slow board may still be writing it).
-        Several ids go as one post, whose text is `body` (also for one row whose post adds to it)."""
+        Several ids go as one post, whose text is `body` (also for one row whose post adds to it); every
+        row of it keeps the first id as its batch (a row sent alone: its own) and the post's text."""
         batch = _ids(ids)
         with self.transaction():
             for outbox_id in batch:
                 item = self.db["outbox"].get(outbox_id)
                 after = item["after_number"] if item["state"] == "sending" else after_number
-                self.db["outbox"].update(
-                    outbox_id,
-                    {
-                        "state": "sending",
-                        "attempts": item["attempts"] + 1,
-                        "after_number": after,
-                        "not_before": settle_after.isoformat() if settle_after else None,
-                        "batch": batch[0] if len(batch) > 1 else None,
-                        # a post that is not the row's own text (several rows, a notice added)
-                        "sent_body": body
-                        if body is not None and (len(batch) > 1 or body != item["body"])
-                        else None,
-                    },
+                settle = settle_after.isoformat() if settle_after else None
+                change = dict(
+                    state="sending", attempts=item["attempts"] + 1, after_number=after, not_before=settle
                 )
+                self.db["outbox"].update(outbox_id, change | dict(batch=batch[0], sent_body=body))
 
     def mark_sent(self: _Transactional, ids: Ids, now: datetime, number: int | None = None) -> None:
         with self.transaction():
             for outbox_id in _ids(ids):
-                self.db["outbox"].update(
-                    outbox_id,
-                    {"state": "sent", "sent_at": now.isoformat(), "sent_number": number, "last_error": None},
-                )
+                change = dict(state="sent", sent_at=now.isoformat(), sent_number=number, last_error=None)
+                self.db["outbox"].update(outbox_id, change)
 
     def mark_unconfirmed(
         self: _Transactional, ids: Ids, error: str, *, not_before: datetime | None = None
@@ -132,10 +119,8 @@ class OutboxTable:
         thread is read, and is not judged lost (nor sent again) before `not_before`."""
         with self.transaction():
             for outbox_id in _ids(ids):
-                self.db["outbox"].update(
-                    outbox_id,
-                    {"last_error": error, "not_before": not_before.isoformat() if not_before else None},
-                )
+                settle = not_before.isoformat() if not_before else None
+                self.db["outbox"].update(outbox_id, dict(last_error=error, not_before=settle))
 
     def mark_unsent(
         self: _Transactional,
@@ -148,17 +133,9 @@ class OutboxTable:
         """The board refused or could not be reached: back to pending, with when to try again."""
         with self.transaction():
             for outbox_id in _ids(ids):
-                self.db["outbox"].update(
-                    outbox_id,
-                    {
-                        "state": "pending",
-                        "last_error": error,
-                        "not_before": not_before.isoformat() if not_before else None,
-                        "wait_after": wait_after,
-                        "batch": None,
-                        "sent_body": None,
-                    },
-                )
+                again = not_before.isoformat() if not_before else None
+                change = dict(state="pending", last_error=error, not_before=again, wait_after=wait_after)
+                self.db["outbox"].update(outbox_id, change | dict(batch=None, sent_body=None))
 
     def retarget_outbox(
         self: _Transactional,
@@ -172,28 +149,19 @@ class OutboxTable:
         the ids in `keep`, each body through `rewrite` (its references must now name the old thread).
         Returns how many moved."""
         moved = 0
-        for row in self.db["outbox"].rows_where(
-            "thread_id = ? and state = 'pending'", [old_thread], order_by="seq"
-        ):
+        for row in list(self.db.query(_PENDING, [old_thread])):
             if row["id"] in keep:
                 continue
-            seq = self.db.execute(
-                "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?", [new_thread]
-            ).fetchone()[0]
-            self.db["outbox"].update(
-                row["id"],
-                {"thread_id": new_thread, "body": rewrite(row["body"]), "seq": seq, "wait_after": 0},
-            )
+            change = dict(thread_id=new_thread, body=rewrite(row["body"]), seq=_next_seq(self.db, new_thread))
+            self.db["outbox"].update(row["id"], change | dict(wait_after=0))
             moved += 1
         return moved
 
     def last_sent(self: _Transactional) -> Iterator[tuple[str, str]]:
         """Each thread's newest sent post time (thread id, ISO time): where the bot last wrote."""
         with self._lock:
-            yield from self.db.execute(
-                "select thread_id, max(sent_at) from outbox where state = 'sent' group by thread_id"
-            ).fetchall()
+            yield from self.db.execute(_LAST_SENT).fetchall()
 
     def drop(self: _Transactional, outbox_id: str, error: str) -> None:
         with self.transaction():
-            self.db["outbox"].update(outbox_id, {"state": "dropped", "last_error": error})
+            self.db["outbox"].update(outbox_id, dict(state="dropped", last_error=error))

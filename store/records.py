@@ -56,8 +56,8 @@ class OutboxRecord:
     last_error: str | None
     created_at: str
     sent_at: str | None
-    batch: str | None = None  # rows sent as one post share the first row's id
-    sent_body: str | None = None  # that post's text, when it held more than this row
+    batch: str | None = None  # the post's first row's id, on every row it carried (None: never sent)
+    sent_body: str | None = None  # that post's text, when the sender gave it
 
 
 @dataclass(frozen=True)
