@@ -19,7 +19,7 @@ from bot.thread_bot import ThreadBot, thread_url_problem
 from engine import config
 from engine.config import BotConfig, ConfigError, GameConfig, bot_warning, start_problem, untripped_seats
 from engine.referee import GameSetup
-from engine.ruleset import Registry
+from engine.ruleset import ImmediateRuleset, Registry
 from scraper.fetch import USER_AGENT, make_session
 from scraper.refs import ThreadRef
 from store.db import Store, private_directory
@@ -113,7 +113,7 @@ def _warn_untripped(setup: GameSetup) -> None:
     if not setup.gm_trips:
         log.warning("%s: GMがいません（open_table = true）：GMコマンドは誰も使えません", setup.id)
     ruleset = setup.ruleset
-    if ruleset.immediate and not getattr(ruleset, "steps", False):
+    if isinstance(ruleset, ImmediateRuleset) and not ruleset.steps:
         return  # plain dice: everyone rolls, as on any board
     for seat in untripped_seats(ruleset, ruleset.initial_state(setup.scenario)):
         log.warning("%s: トリップのない人でも動かせます: %s", setup.id, seat)

@@ -18,7 +18,7 @@ import click
 from cli.tools import GameChoice, read_text
 from engine.config import BotConfig, ConfigError, GameConfig
 from engine.referee import GameSetup
-from engine.ruleset import Registry, picture_of
+from engine.ruleset import Registry, picture_of, result_data
 from poster.wiki import DIALECTS
 from store.db import Store
 from web.export import export
@@ -87,7 +87,7 @@ def _picture(registry: Registry, load_config: LoadConfig) -> click.Command:
                     if after:
                         told = {p.number: p for p in periods(setup, thread_of(store, chosen), store)}
                         shown = told.get(after)
-                        result = ruleset.result_data(shown.report) if shown and shown.report else None
+                        result = result_data(shown.report) if shown and shown.report else None
                 finally:
                     store.close()
             elif state_file is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from engine.clock.schedule import ScheduleError, parse_schedule
-from engine.ruleset import ANYONE, Registry, Ruleset
+from engine.ruleset import ANYONE, Registry, Ruleset, seats_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 ThreadCheck = Callable[[str], "str | None"]
@@ -307,7 +307,7 @@ def untripped_seats(ruleset: Ruleset, state: object) -> list[str]:
     """What a writer without a trip may act for in this game as it starts (Japanese, for the log's
     warning at start): seats open to everyone, and seats listed by a bare name anyone can type."""
     found = []
-    for thing in ruleset.seats(state) or [""]:  # "": what anyone's order acts for, where none is named
+    for thing in seats_of(ruleset, state) or [""]:  # "": what anyone's order acts for, where none is named
         owners = ruleset.owners(state, thing)
         what = f"「{thing}」" if thing else "命令"
         if owners is ANYONE:

@@ -36,7 +36,7 @@ import pytest
 from engine.offline.adjudicate import adjudicate
 from engine.report import Report
 from engine.rules import REGISTRY
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, result_data
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("PRESTATE", "ORDERS", "RANDOMS", "RESULTS", "EVENTS", "POSTSTATE")
@@ -195,7 +195,7 @@ class FlatChecks:
         return ruleset.state_from_dict(data)
 
     def check(self, ruleset: Ruleset, period: Period, outcome: Report, state: Any) -> None:
-        result = _flat(ruleset.result_data(outcome))
+        result = _flat(result_data(outcome))
         for line in period.results:
             path, value = _pair(line)
             assert result.get(path) == value, f"RESULTS {line}: the result says {result.get(path)!r}"

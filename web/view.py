@@ -26,7 +26,7 @@ from engine.config import GameConfig
 from engine.keys import JST
 from engine.referee import GameSetup
 from engine.report import Block, Heading, Line, Report, Section, Table
-from engine.ruleset import picture_of
+from engine.ruleset import picture_of, result_data
 from poster.markup import block_lines
 from store.db import OutboxRecord, Store
 from store.reads import change_mark, history_mark, is_sent, sent_posts, unsent_count
@@ -209,7 +209,7 @@ def last_period(store: Store, config: GameConfig, setup: GameSetup) -> History:
     if not resolved:
         return History(ruleset.initial_state(setup.scenario), None, ())
     final = resolved[-1]
-    result = ruleset.result_data(final.report) if final.report is not None else None
+    result = result_data(final.report) if final.report is not None else None
     return History(final.state, result, tuple(p.number for p in resolved))
 
 

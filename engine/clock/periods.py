@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.report import Block, Report, anchor, heading, line, report
-from engine.ruleset import Order, OrderText, Rejection, Ruleset
+from engine.ruleset import Order, OrderText, Rejection, Ruleset, read_line_of
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def read_post(
     state: Any = None,
 ) -> PostReading:
     """The orders, cancel and ready words of one post (quoted lines are never orders), read with the
-    running period's `state` when the ruleset reads with it (`Ruleset.read_line`), within the
+    running period's `state` when the ruleset reads with it (`ReadsWithState`), within the
     post's budget: a line written again counts once, and reading stops after `MAX_ORDER_LINES` order
     lines or `MAX_POST_LINES` lines (the receipt says from which line on nothing was read)."""
     found: list[ReadOrder] = []
@@ -86,7 +86,7 @@ def read_post(
         if is_word(text, ready_words):
             ready = True
             continue
-        parsed = ruleset.read_line(state, text)
+        parsed = read_line_of(ruleset, state, text)
         if parsed is None:
             continue
         if isinstance(parsed, Rejection):

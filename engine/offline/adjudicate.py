@@ -14,7 +14,15 @@ from typing import Any
 
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource
-from engine.ruleset import ClockedRuleset, ImmediateRuleset, Order, Ruleset
+from engine.ruleset import (
+    ClockedRuleset,
+    ImmediateRuleset,
+    Order,
+    Ruleset,
+    orders_file,
+    randoms_file,
+    result_data,
+)
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,9 @@ def adjudicate(
     """One period of `ruleset` from `state`: ValueError (Japanese) when the inputs cannot be used."""
     if not isinstance(ruleset, ClockedRuleset | ImmediateRuleset):
         raise ValueError(f"{ruleset.NAME} は一括処理できません")
-    orders = effective(ruleset, ruleset.read_orders(state, orders_text))
-    source = ruleset.recorded_source(state, randoms_text) if randoms_text is not None else seeded_source(seed)
+    orders = effective(ruleset, orders_file(ruleset, state, orders_text))
+    source = randoms_file(ruleset, state, randoms_text) if randoms_text is not None else seeded_source(seed)
     new_state, outcome = ruleset.resolve(state, orders, source)
-    data = {**ruleset.result_data(outcome)}
+    data = result_data(outcome)
     data["state"] = ruleset.state_to_dict(new_state)
     return Adjudication(new_state, outcome, data)

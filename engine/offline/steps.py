@@ -4,7 +4,7 @@ has published, and every step's answer compared with the bot's.
 
 What the replay knows: the posts the bot answered (each poll taken as the posts between two of the
 bot's posts), the day keys published in 【ダイス検証】, the `secret/` streams the ruleset reads back
-from what the bot published (`ImmediateRuleset.published_secrets`; all of them once the secret dice's
+from what the bot published (`VerifiesSteps.published_secrets`; all of them once the secret dice's
 key is out), the scenario and the GMs' trips. A step whose day key is not public yet cannot be
 recomputed, nor anything after it (its dice may have changed the state); a step that used a secret
 stream the thread has not published is noted and the replay goes on (by the hook's contract such a
@@ -26,7 +26,7 @@ from engine.referee.ledger import Ledger, Outgoing
 from engine.referee.posts import read_posts
 from engine.report import Report
 from engine.rng import Dice, RandomSource, SeededDice, SeededSource, SplitSource
-from engine.ruleset import ImmediateRuleset
+from engine.ruleset import ImmediateRuleset, VerifiesSteps
 from parser.gm import find_gm_commands
 from parser.numbers import read_number
 from store.changes import Log, SaveResolution
@@ -195,7 +195,7 @@ def _gm_trips(
     posts: Sequence[Posted], answers: Mapping[int, list[list[str]]], ruleset: ImmediateRuleset
 ) -> tuple[str, ...]:
     """The GMs, as the bot treated them: trips whose GM commands it carried out (not refused), the
-    engine's (設定, 巻き戻し…) or the game's own (`obeyed_as_gm`)."""
+    engine's (設定, 巻き戻し…) or the game's own (`VerifiesSteps.obeyed_as_gm`)."""
     return tuple(
         sorted(
             {
@@ -208,7 +208,10 @@ def _gm_trips(
                         find_gm_commands(post.body)
                         and not any(REFUSED in "\n".join(lines) for lines in answers[post.number])
                     )
-                    or any(ruleset.obeyed_as_gm(post.body, lines) for lines in answers[post.number])
+                    or (
+                        isinstance(ruleset, VerifiesSteps)
+                        and any(ruleset.obeyed_as_gm(post.body, lines) for lines in answers[post.number])
+                    )
                 )
             }
         )
@@ -244,7 +247,8 @@ def verify_steps(
     bodies = [post.body for post in posts if post.trip in bot]
     answers = answers_by_post(bodies)
     ruleset = replay.ruleset
-    dice = _Dice(replay.day_keys, ruleset.published_secrets(bodies), rules_key(bodies))
+    secrets = ruleset.published_secrets(bodies) if isinstance(ruleset, VerifiesSteps) else {}
+    dice = _Dice(replay.day_keys, secrets, rules_key(bodies))
     views = {
         post.number: PostView(post.number, post.name, post.trip, post.date, post.body)
         for post in posts

@@ -18,7 +18,7 @@ from engine.referee.game import Game
 from engine.referee.isolation import hold, is_held, isolated
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
-from engine.ruleset import ClockedRuleset, Order, OrderText
+from engine.ruleset import AssumesOrders, ClockedRuleset, Order, OrderText, ShowsOpening
 from store.records import ResolutionRecord
 
 log = logging.getLogger("threadgm")
@@ -62,6 +62,7 @@ def _open(game: Game) -> None:
     first = game.state_before(1)
     clock = game.clock()
     assert clock is not None and game.setup.schedule is not None
+    shows = game.ruleset if isinstance(game.ruleset, ShowsOpening) else None
     opening = periods.opening_report(
         game.ruleset.NAME,
         1,
@@ -69,10 +70,10 @@ def _open(game: Game) -> None:
         commitment(game.setup.period_key(1)),
         describe(game.setup.schedule),
         secret_commitment=commitment(game.setup.rules_secret),
-        rules=game.ruleset.rules_in_force(first),
+        rules=shows.rules_in_force(first) if shows else (),
         players=game.ruleset.players(first),
         orders=game.ruleset.summary(),
-        view=game.ruleset.opening_view(first),
+        view=shows.opening_view(first) if shows else (),
     )
     game.send(f"{game.id}/opening", "opening", opening)
 
@@ -158,7 +159,7 @@ def resolve(game: Game, period: int) -> None:
     state = game.state_before(period)
     orders = _orders_of(game, period)
     assumed = []
-    for player in game.missing_players(period):
+    for player in game.missing_players(period) if isinstance(ruleset, AssumesOrders) else ():
         default = ruleset.missing(state, player)
         if default is not None:
             orders.append(Order(0, len(assumed), player, player, default.command, default.canonical))

@@ -18,7 +18,7 @@ from engine.config import GameConfig
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
-from engine.ruleset import Author, Order, OrderText, Ruleset
+from engine.ruleset import Author, Order, OrderText, Ruleset, players_of, set_value_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 
@@ -193,7 +193,7 @@ class Game:
         )
         for entry in self.book.log_entries(["set"]):
             if entry.period == period:
-                state = ruleset.set_value(state, entry.args["path"], entry.args["value"])
+                state = set_value_of(ruleset, state, entry.args["path"], entry.args["value"])
         return state
 
     def finished(self, state: Any) -> bool:
@@ -222,7 +222,7 @@ class Game:
             # An order names its player; when that is not one of the game's players (a lord who
             # changed name but kept the trip), the game says whom its author speaks for.
             known = order.player in players
-            sent.update([order.player] if known else self.ruleset.players_of(state, order.author))
+            sent.update([order.player] if known else players_of(self.ruleset, state, order.author))
         return [player for player in players if player not in sent]
 
     def ready_players(self, period: int, state: Any) -> set[str]:
@@ -230,5 +230,5 @@ class Game:
             player
             for entry in self.book.log_entries(["ready"])
             if entry.period == period
-            for player in self.ruleset.players_of(state, entry.args["player"])
+            for player in players_of(self.ruleset, state, entry.args["player"])
         }

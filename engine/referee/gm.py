@@ -11,7 +11,7 @@ from engine.dice import answers
 from engine.referee.game import Game, PostView
 from engine.referee.isolation import INTERNAL_ERROR, isolated
 from engine.report import Block, Report, gm_line, line, report
-from engine.ruleset import ImmediateRuleset
+from engine.ruleset import ClockedRuleset, ImmediateRuleset, set_value_of
 from parser.gm import GmError, NextThread, Reveal, Rollback, Status
 
 # What a GM may still do once the game is over: look, reveal a secret roll, move threads, undo the end.
@@ -102,7 +102,7 @@ def _view(game: Game) -> GameView:
 
 def _setting_problem(game: Game, path: str, value: str) -> str | None:
     try:
-        game.ruleset.set_value(game.state_before(game.current_period()), path, value)
+        set_value_of(game.ruleset, game.state_before(game.current_period()), path, value)
     except (ValueError, KeyError, TypeError) as error:
         return str(error)
     return None
@@ -175,7 +175,11 @@ def status(game: Game, by_gm: bool = True) -> list[Block]:
     missing = game.missing_players(period)
     if missing:
         parts.append("未提出: " + "、".join(missing))
-    return [head("・".join(parts)), *ruleset.period_status(state, game.accepted_orders(period)).blocks]
+    if isinstance(ruleset, ClockedRuleset):  # a game on the clock counts the period's orders so far
+        shown = ruleset.period_status(state, game.accepted_orders(period))
+    else:
+        shown = ruleset.status(state)
+    return [head("・".join(parts)), *shown.blocks]
 
 
 def reveal(game: Game, number: int) -> None:

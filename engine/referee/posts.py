@@ -18,7 +18,7 @@ from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
 from engine.report import Block, Report, anchor, heading, line, report
-from engine.ruleset import ImmediateRuleset, Order, Rejection
+from engine.ruleset import AnnotatesReceipts, ImmediateRuleset, Order, ReadsWithState, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
@@ -266,7 +266,7 @@ def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostRead
     period = game.period_of_post(post)
     # A game that reads lines with its own words (names) gets the running period's state: a later
     # period's state does not exist yet, and names do not change between periods.
-    state = game.state_before(game.current_period()) if game.ruleset.reads_with_state else None
+    state = game.state_before(game.current_period()) if isinstance(game.ruleset, ReadsWithState) else None
     reading = periods.read_post(
         game.ruleset,
         post=post.number,
@@ -357,7 +357,10 @@ def _remarked(
     game: Game, state: object, period: int, orders: tuple[periods.ReadOrder, ...]
 ) -> tuple[periods.ReadOrder, ...]:
     """The ruleset's word on each accepted order, given the accepted orders of its period before it —
-    or its refusal, when the ruleset says the order will not count after them (`Ruleset.void`)."""
+    or its refusal, when the ruleset says the order will not count after them (`AnnotatesReceipts`)."""
+    ruleset = game.ruleset
+    if not isinstance(ruleset, AnnotatesReceipts):
+        return orders
     earlier = game.accepted_orders(period)
     out = []
     for order in orders:
@@ -371,10 +374,10 @@ def _remarked(
                 order.canonical,
                 gm=game.is_gm(order.author),
             )
-            if (why := game.ruleset.void(state, taken, earlier)) is not None:
+            if (why := ruleset.void(state, taken, earlier)) is not None:
                 out.append(replace(order, status="rejected", reason=why))
                 continue
-            note = game.ruleset.remark(state, taken, earlier)
+            note = ruleset.remark(state, taken, earlier)
             order = replace(order, note=note) if note else order
             earlier.append(taken)
         out.append(order)

@@ -1,11 +1,14 @@
-"""The one shape of every game: a base class that declares each hook the bot, the CLI and `verify` may
-call, with its default (BCDice's `Base`: a game system overrides only what it changes).
+"""The one shape of every game: the core hooks every game has, each with its default (BCDice's `Base`:
+a game system overrides only what it changes), and the two kinds of game.
 
 A game is a folder under `engine/rules/` whose `__init__.py` exports an instance of a subclass of
 `ClockedRuleset` (orders wait for the period boundary and are resolved all at once) or
 `ImmediateRuleset` (a post is answered at once: plain dice, assisted play), registered with one line in
-`engine/rules/__init__.py`. Rules never do I/O and never read the clock: they get a state, orders and a
-`RandomSource` and return a new state and a markup-neutral `Report`.
+`engine/rules/__init__.py`. Rules never read the clock, and read no file but the game folder's own
+packaged data (its `scenarios/`): they get a state, orders and a `RandomSource` and return a new state
+and a markup-neutral `Report`. What only some games do (a
+picture, GM settings, offline files, verification…) is a capability (`capabilities.py`) the game
+names among its bases.
 
 The types the periods machinery passes: `OrderText` (a line the grammar accepted), `Rejection` (a line
 that looks like an order but cannot be one), `Order` (an accepted command with where it came from),
@@ -24,8 +27,8 @@ from datetime import datetime
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar, final
 
-from engine.report import Block, Report, report
-from engine.rng import RandomSource, RecordedDice, RecordedSource, parse_rands
+from engine.report import Report, report
+from engine.rng import RandomSource
 from engine.ruleset.author import Author, Owners, may_act
 
 S = TypeVar("S")  # the game's state
@@ -80,16 +83,16 @@ class RulesetError(ValueError):
 
 
 class Ruleset(ABC, Generic[S, C]):
-    """What every game declares. Override what the game changes; every default below is a rule of its
-    own that the game's HELP must name when players meet it (who plays, what a missing order means)."""
+    """The core every game declares (at most twelve hooks; the rest are capabilities a game names among
+    its bases, `capabilities.py`). Override what the game changes; every default below is a rule of its
+    own that the game's HELP must name when players meet it (who plays, whose order replaces whose)."""
 
     ID: ClassVar[str]
     NAME: ClassVar[str]  # Japanese, as the opening post names the game
     HELP: ClassVar[str]  # Japanese: the rules as the bot applies them
     SUMMARY: ClassVar[str] = ""  # the order forms in a few lines, an example each (ヘルプ, the opening)
-    TEMPLATE: ClassVar[str] = "template.toml"  # the scenario `threadgm new` writes, in scenarios/
+    TEMPLATE: ClassVar[str] = "template.toml"  # the scenario `threadgm new` writes, from scenarios/
     immediate: ClassVar[bool]
-    settings: ClassVar[Sequence[Setting]] = ()
 
     # -- the scenario and the state -----------------------------------------------------------------
 
@@ -100,9 +103,10 @@ class Ruleset(ABC, Generic[S, C]):
         except tomllib.TOMLDecodeError as error:
             raise RulesetError(f"シナリオのTOMLが読めません：{error}") from error
 
+    @final
     def template(self) -> str | None:
-        """A ready-to-run scenario with every option, its default and meaning (`threadgm new`):
-        the game folder's scenarios/TEMPLATE. Default: None when the game ships none."""
+        """A ready-to-run scenario with every option, its default and meaning (`threadgm new`): the game
+        folder's `scenarios/TEMPLATE` (a game declares the file, not this). None when it ships none."""
         package = sys.modules[type(self).__module__].__package__ or type(self).__module__
         path = resources.files(package) / "scenarios" / self.TEMPLATE
         return path.read_text(encoding="utf-8") if path.is_file() else None
@@ -119,52 +123,27 @@ class Ruleset(ABC, Generic[S, C]):
     def state_from_dict(self, data: dict) -> S:
         """The state `state_to_dict` wrote."""
 
-    def set_value(self, state: S, path: str, value: Any) -> S:
-        """設定 PATH=VALUE. Default: nothing can be set."""
-        raise RulesetError("このゲームには設定できる値がありません")
-
     def status(self, state: S) -> Report:
         """What 状態 posts after the period line. Default: nothing more."""
         return report(kind="status")
-
-    def period_status(self, state: S, orders: Sequence[Order]) -> Report:
-        """What 状態 posts while a period runs, given the orders accepted in it so far (a game whose
-        claims settle at the deadline counts them). Default: `status(state)`."""
-        return self.status(state)
-
-    def summary(self) -> list[str]:
-        """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines."""
-        text = self.SUMMARY or "\n".join(self.HELP.strip().split("\n")[:6])
-        return [line for line in text.split("\n") if line.strip()]
-
-    def opening_view(self, state: S) -> Sequence[Block]:
-        """What the opening post shows of the starting position (a board game's map), after the order
-        forms. Default: nothing."""
-        return ()
-
-    def rules_in_force(self, state: S) -> list[str]:
-        """The options this game is played by, one short Japanese phrase each, for the opening post
-        (players must know the table they play by). Default: none."""
-        return []
 
     def finished(self, state: S) -> bool:
         """The game is over: no more periods, and the key of the secret dice is published. Default: never."""
         return False
 
+    @final
+    def summary(self) -> list[str]:
+        """What ヘルプ answers and the opening post shows: SUMMARY, or else HELP's first lines (a game
+        declares the text, not this)."""
+        text = self.SUMMARY or "\n".join(self.HELP.strip().split("\n")[:6])
+        return [line for line in text.split("\n") if line.strip()]
+
     # -- players and orders -------------------------------------------------------------------------
 
     def parse_line(self, line: str) -> OrderText | Rejection | None:
-        """One line of a post as an order of this game (None: chat). Default: the game has no orders."""
+        """One line as an order of this game (None: chat) — a post's line, and the canonical form a
+        stored order is read back from. Default: the game has no orders."""
         return None
-
-    reads_with_state: ClassVar[bool] = False  # read_line wants the state (the referee then folds it)
-
-    def read_line(self, state: S | None, line: str) -> OrderText | Rejection | None:
-        """One line of a post as it arrives, read with the game's own words when `reads_with_state`
-        (names tell an order that cannot be read — answered, with the nearest form — from chat);
-        `state` is the running period's (None offline). Stored canonical forms are read back with
-        `parse_line`. Default: `parse_line`."""
-        return self.parse_line(line)
 
     def order_key(self, order: Order) -> str:
         """Orders with the same key in a period replace each other, the last one written winning.
@@ -173,18 +152,6 @@ class Ruleset(ABC, Generic[S, C]):
 
     def check(self, state: S, order: Order) -> str | None:
         """Why an order cannot be taken from its author now (for the receipt), or None. Default: None."""
-        return None
-
-    def void(self, state: S, order: Order, earlier: Sequence[Order]) -> str | None:
-        """Why an order `check` took will not count, given the accepted orders of the same period
-        written before it (DH: a second, different line for one character): the receipt refuses it
-        with this reason, so it is not stored as accepted and a 準備完了 beside it does not close the
-        period. Default: None."""
-        return None
-
-    def remark(self, state: S, order: Order, earlier: Sequence[Order]) -> str | None:
-        """A word for the receipt on an accepted order, given the accepted orders of the same period
-        written before it (e.g. it will not count if an earlier one is carried out). Default: none."""
         return None
 
     def players(self, state: S) -> list[str] | None:
@@ -199,62 +166,18 @@ class Ruleset(ABC, Generic[S, C]):
         writer; empty where nobody owns it. Default: nothing is owned (a GM's alone)."""
         return ()
 
-    def seats(self, state: S) -> Sequence[str]:
-        """Every thing of the game someone may own (islands, sides, countries, characters), for the
-        warning at start about what writers without a trip can act for. Default: the players."""
-        return self.players(state) or ()
-
     @final
     def may_act_for(self, state: S, author: Author, thing: str) -> bool:
         """Whether `author` may act for `thing`: the one rule (`may_act`) over the game's `owners`.
         Games declare `owners` and never override this."""
         return may_act(author, self.owners(state, thing))
 
-    def players_of(self, state: S, author: str) -> list[str]:
-        """The players a post's author speaks for (islands, countries). Default: the author alone."""
-        return [author]
 
-    def missing(self, state: S, player: str) -> OrderText | None:
-        """The order assumed for a player who sent none. Default: none (the player does nothing)."""
-        return None
-
-    # -- offline tools ------------------------------------------------------------------------------
-
-    def read_orders(self, state: S, text: str) -> list[Order]:
-        """An ORDERS.txt for `threadgm adjudicate`: one order per line in posting order, optionally
-        `名前: order`. Lines the grammar rejects are errors that name the line."""
-        orders: list[Order] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            if not raw.strip() or raw.lstrip().startswith("#"):
-                continue
-            author, parsed = self._order_line(raw)
-            if not isinstance(parsed, OrderText):
-                why = parsed.reason if isinstance(parsed, Rejection) else "命令として読めません"
-                raise RulesetError(f"{number}行目「{raw.strip()}」: {why}")
-            player = parsed.player or author
-            orders.append(Order(number, 0, author, player, parsed.command, parsed.canonical))
-        return orders
-
-    def _order_line(self, raw: str) -> tuple[str, OrderText | Rejection | None]:
-        parsed = self.parse_line(raw)
-        head, sep, rest = raw.partition(":")
-        if parsed is None and sep and head.strip():
-            return head.strip(), self.parse_line(rest.strip())
-        return "GM", parsed
-
-    def recorded_source(self, state: S, text: str) -> RandomSource:
-        """A RANDOMS.txt for `threadgm adjudicate`: the faces to use, in order. Default: BCDice's
-        `rands` form, `6:3,6:4,100:57` (commas or line breaks)."""
-        try:
-            pairs = parse_rands(text.replace("\n", ","))
-        except ValueError as error:
-            raise RulesetError(f"乱数ファイルが読めません：{error}") from error
-        return RecordedSource(default=RecordedDice(pairs))
-
-    def result_data(self, outcome: Report) -> dict[str, Any]:
-        """The JSON form of a resolution for `adjudicate --format json`. Default: `meta["result"]`."""
-        data = outcome.meta.get("result")
-        return dict(data) if isinstance(data, Mapping) else {}
+def result_data(outcome: Report) -> dict[str, Any]:
+    """The structured result a resolution's report carries (`Report.meta["result"]`): what the picture
+    of the period draws and `adjudicate --format json` prints; empty when it carries none."""
+    data = outcome.meta.get("result")
+    return dict(data) if isinstance(data, Mapping) else {}
 
 
 class ClockedRuleset(Ruleset[S, C]):
@@ -275,6 +198,11 @@ class ClockedRuleset(Ruleset[S, C]):
         times against it (DH's 遅刻ペナルティ). The referee calls this. Default: `resolve`."""
         return self.resolve(state, orders, source)
 
+    def period_status(self, state: S, orders: Sequence[Order]) -> Report:
+        """What 状態 posts while a period runs, given the orders accepted in it so far (a game whose
+        claims settle at the deadline counts them). Default: `status(state)`."""
+        return self.status(state)
+
 
 class ImmediateRuleset(Ruleset[S, C]):
     """A game answered post by post: `parse_post` finds the command a post holds and `apply` answers
@@ -293,18 +221,6 @@ class ImmediateRuleset(Ruleset[S, C]):
         Default: None — no opening post (plain dice)."""
         return None
 
-    def obeyed_as_gm(self, body: str, answer: Sequence[str]) -> bool:
-        """Whether the bot's answer (its lines) shows it took the post's author for a GM — the post holds
-        the game's own GM commands and the answer does not refuse them — so that `verify`, not told
-        who the GMs were, replays the thread with the GMs the bot obeyed. Default: False."""
-        return False
-
-    def published_secrets(self, bot_bodies: Sequence[str]) -> Mapping[str, Sequence[tuple[int, int]]]:
-        """For `verify`'s replay of the steps: the faces (sides, value) of every `secret/` stream the
-        bot's posts (bodies in thread order) have published, by purpose after `secret/`. A secret
-        stream must decide nothing the thread shows before it is published. Default: none."""
-        return {}
-
     @abstractmethod
     def apply(self, state: S, order: Order, source: RandomSource) -> tuple[S, Report]:
         """One post's command answered at once, with that post's dice streams."""
@@ -316,5 +232,3 @@ class ImmediateRuleset(Ruleset[S, C]):
             state, answer = self.apply(state, order, source)
             blocks += answer.blocks
         return state, report(*blocks, kind="resolution")
-
-

@@ -43,7 +43,9 @@ from engine.ruleset import (
     Pictured,
     Rejection,
     Ruleset,
+    Settable,
     Setting,
+    ShowsOpening,
     Simulates,
     VerifiesPeriods,
 )
@@ -78,7 +80,7 @@ _ASSISTED_HELP = """
 """
 
 
-class _BattleRoyale(Ruleset[State, DieTemplate], Pictured[State], Simulates[State]):
+class _BattleRoyale(Ruleset[State, DieTemplate], Settable[State], Pictured[State], Simulates[State]):
     """What both modes share: the state, the GM's settings, the status post, no player orders (the
     base's defaults: no order grammar, anyone may post, nothing assumed for a missing order)."""
 
@@ -240,7 +242,9 @@ def _one_survivor_table(steps: list[list[Event]]) -> list[list[Event]]:
     ]
 
 
-class AutomaticRuleset(_BattleRoyale, ClockedRuleset[State, DieTemplate], VerifiesPeriods):
+class AutomaticRuleset(
+    _BattleRoyale, ClockedRuleset[State, DieTemplate], ShowsOpening[State], VerifiesPeriods
+):
     ID = "battle-royale"
     HELP = br.HELP + _AUTOMATIC_HELP
     SUMMARY = "書き込む命令はありません。更新のたびにダイス民ボットが次の戦闘のダイスを振ります（GMの 進行 ですぐに）。"

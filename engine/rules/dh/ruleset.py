@@ -36,14 +36,20 @@ from engine.rules.dh.scenario import initial_state
 from engine.rules.dh.state import DHState, clone, state_from_dict, state_to_dict
 from engine.rules.dh.submission import SECOND_LINE_TEXT, choose, receipt_word, written
 from engine.ruleset import (
+    AnnotatesReceipts,
     ClockedRuleset,
+    HoldsSeats,
+    OfflineForms,
     Order,
     OrderText,
     Owners,
     Pictured,
+    ReadsWithState,
     Rejection,
     RulesetError,
+    Settable,
     Setting,
+    ShowsOpening,
     Simulates,
     VerifiesPeriods,
 )
@@ -155,7 +161,18 @@ def rules_in_force(state: DHState) -> list[str]:
     return found
 
 
-class DHRuleset(ClockedRuleset[DHState, Command], Pictured[DHState], Simulates[DHState], VerifiesPeriods):
+class DHRuleset(
+    ClockedRuleset[DHState, Command],
+    ReadsWithState[DHState],
+    AnnotatesReceipts[DHState],
+    HoldsSeats[DHState],
+    Settable[DHState],
+    ShowsOpening[DHState],
+    OfflineForms[DHState],
+    Pictured[DHState],
+    Simulates[DHState],
+    VerifiesPeriods,
+):
     ID = "dh"
     NAME = "ダンゲロス・ハルマゲドン"
     HELP = HELP
@@ -188,8 +205,6 @@ class DHRuleset(ClockedRuleset[DHState, Command], Pictured[DHState], Simulates[D
 
     def parse_line(self, line: str) -> OrderText | Rejection | None:
         return _as_order_text(parse(line))
-
-    reads_with_state = True
 
     def read_line(self, state: DHState | None, line: str) -> OrderText | Rejection | None:
         """A line as it arrives, read with the characters' names (`reading.py`): an order-like line

@@ -46,15 +46,19 @@ from engine.rules.dystopia.state import BASE_STATS, DOWN, DystopiaError, Handout
 from engine.rules.dystopia.verify import audit_handouts, published_keys
 from engine.ruleset import (
     AuditsPosts,
+    HoldsSeats,
     ImmediateRuleset,
     ImportsCharacters,
+    OfflineForms,
     Order,
     OrderText,
     Owners,
     Pictured,
     Rejection,
     RulesetError,
+    Settable,
     ThreadAudit,
+    VerifiesSteps,
 )
 
 
@@ -265,7 +269,16 @@ def status_blocks(state: State) -> list[Block]:
     return blocks
 
 
-class DystopiaRuleset(ImmediateRuleset[State, Any], Pictured[State], AuditsPosts, ImportsCharacters):
+class DystopiaRuleset(
+    ImmediateRuleset[State, Any],
+    HoldsSeats[State],
+    Settable[State],
+    OfflineForms[State],
+    Pictured[State],
+    VerifiesSteps,
+    AuditsPosts,
+    ImportsCharacters,
+):
     ID = "dystopia"
     NAME = "DysTopiA"
     HELP = HELP

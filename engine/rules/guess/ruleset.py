@@ -26,7 +26,9 @@ from engine.ruleset import (
     OrderText,
     Owners,
     Rejection,
+    Settable,
     Setting,
+    ShowsOpening,
     VerifiesPeriods,
 )
 from parser.numbers import NotANumber, number_or_error, read_number
@@ -44,7 +46,9 @@ class GuessState:
     rounds: int = 0  # the game ends after this many updates; 0: never
 
 
-class GuessRuleset(ClockedRuleset[GuessState, int], VerifiesPeriods):
+class GuessRuleset(
+    ClockedRuleset[GuessState, int], Settable[GuessState], ShowsOpening[GuessState], VerifiesPeriods
+):
     ID = "guess"
     NAME = "数当て"
     HELP = """\

@@ -53,15 +53,20 @@ from engine.rules.naval.state import (
 from engine.rules.naval.verify import PURPOSE, verify_report
 from engine.ruleset import (
     ANYONE,
+    AnnotatesReceipts,
     Author,
     ClockedRuleset,
+    HoldsSeats,
+    OfflineForms,
     Order,
     OrderText,
     Owners,
     Pictured,
     Rejection,
     RulesetError,
+    Settable,
     Setting,
+    ShowsOpening,
     VerifiesPeriods,
     may_act,
 )
@@ -198,7 +203,16 @@ class _CheckedScenario(dict):
         self.built: NavalState | None = built
 
 
-class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder], Pictured[NavalState], VerifiesPeriods):
+class NavalRuleset(
+    ClockedRuleset[NavalState, ParsedOrder],
+    AnnotatesReceipts[NavalState],
+    HoldsSeats[NavalState],
+    Settable[NavalState],
+    ShowsOpening[NavalState],
+    OfflineForms[NavalState],
+    Pictured[NavalState],
+    VerifiesPeriods,
+):
     ID = naval.ID
     NAME = naval.NAME
     HELP = naval.HELP + _ADAPTER_HELP
@@ -260,9 +274,6 @@ class NavalRuleset(ClockedRuleset[NavalState, ParsedOrder], Pictured[NavalState]
     def recorded_source(self, state: NavalState, text: str) -> RandomSource:
         """RANDOMS.txt: the published numbers of each island (`ABC: 50 12 88 …`, A first)."""
         return naval.recorded_randoms(state, parse_randoms_file(text))
-
-    def result_data(self, outcome: Report) -> dict[str, Any]:
-        return dict(outcome.meta.get("result", {}))
 
     def remark(self, state: NavalState, order: Order, earlier: Sequence[Order]) -> str | None:
         command = order.command

@@ -1,4 +1,4 @@
-"""What the receipt promises for an accepted order of にじ野望 (`Ruleset.remark`): given the state
+"""What the receipt promises for an accepted order of にじ野望 (`AnnotatesReceipts.remark`): given the state
 before the season and the accepted orders of the season written before it, what will run at the
 deadline as things stand. A receipt is a promise: an accepted line without a word runs.
 

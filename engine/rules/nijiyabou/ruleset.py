@@ -26,15 +26,21 @@ from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
 from engine.ruleset import (
+    AnnotatesReceipts,
     ClockedRuleset,
+    HoldsSeats,
+    OfflineForms,
     Order,
     OrderText,
     Owners,
     Pictured,
+    ReadsWithState,
     Rejection,
     ReplaysThread,
     RulesetError,
+    Settable,
     Setting,
+    ShowsOpening,
     Simulates,
     ThreadAudit,
     VerifiesPeriods,
@@ -160,7 +166,17 @@ def rules_in_force(state: State) -> list[str]:
 
 
 class NijiyabouRuleset(
-    ClockedRuleset[State, Command], Pictured[State], Simulates[State], ReplaysThread, VerifiesPeriods
+    ClockedRuleset[State, Command],
+    ReadsWithState[State],
+    AnnotatesReceipts[State],
+    HoldsSeats[State],
+    Settable[State],
+    ShowsOpening[State],
+    OfflineForms[State],
+    Pictured[State],
+    Simulates[State],
+    ReplaysThread,
+    VerifiesPeriods,
 ):
     ID = "nijiyabou"
     TEMPLATE = "default.toml"  # the rule page's own game is the one `threadgm new` writes
@@ -187,8 +203,7 @@ class NijiyabouRuleset(
     def parse_line(self, line: str) -> OrderText | Rejection | None:
         return parse_line(line)
 
-    reads_with_state = True  # a line headed by a liver's name is answered with where it stands now
-
+    # A line headed by a liver's name is answered with where it stands now.
     def read_line(self, state: State | None, line: str) -> OrderText | Rejection | None:
         if state is None:
             return parse_line(line)

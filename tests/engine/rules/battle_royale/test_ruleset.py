@@ -16,7 +16,7 @@ from engine.rules import battle_royale as br
 from engine.rules.battle_royale import ruleset
 from engine.rules.battle_royale.grammar import DieTemplate
 from engine.rules.battle_royale.ruleset import ASSISTED, AUTOMATIC, NEXT_TEMPLATE
-from engine.ruleset import Order, OrderText, Rejection
+from engine.ruleset import AssumesOrders, Order, OrderText, Rejection
 from poster.markup import render_body
 from tests.engine.rules.battle_royale.helpers import prepared, roster
 
@@ -82,7 +82,7 @@ def test_both_rulesets_have_the_shape_the_bot_loads() -> None:
             "options.summary_every",
         ]
         state = rules.initial_state(scenario())
-        assert rules.players(state) is None and rules.missing(state, "北海道") is None
+        assert rules.players(state) is None and not isinstance(rules, AssumesOrders)
         for line in ("【通常戦闘ダイス】", "dice1d5=", "＜予想＞3", "北海道の勝ち"):
             assert rules.parse_line(line) is None
     assert "battles_per_period" in AUTOMATIC.HELP and "進行" in AUTOMATIC.HELP

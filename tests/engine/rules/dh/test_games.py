@@ -11,6 +11,7 @@ import pytest
 from engine.rng import SeededSource
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.state import DHState
+from engine.ruleset import result_data
 from tests.engine.rules.dh.helpers import ARENA, EXAMPLE
 
 
@@ -51,7 +52,7 @@ def test_random_games_keep_the_state_sound(path, seed: int) -> None:
             state, RULESET.read_orders(state, "\n".join(lines)), SeededSource(bytes([seed, phase]) * 16)
         )
         _invariants(state)
-        assert RULESET.verify_period(bytes([seed, phase]) * 16, RULESET.result_data(outcome)) == []
+        assert RULESET.verify_period(bytes([seed, phase]) * 16, result_data(outcome)) == []
         if RULESET.finished(state):
             break
     assert RULESET.finished(state)  # by the starters, or by DP after the last turn

@@ -17,7 +17,7 @@ from engine.rules import REGISTRY
 from engine.rules.dh.help import HELP, OPTION_NAMES, SEED_NOTE
 from engine.rules.dh.ruleset import RULESET
 from engine.rules.dh.state import Options
-from engine.ruleset import RulesetError
+from engine.ruleset import RulesetError, result_data
 from poster.markup import render_body
 from scheduler import main
 from tests.engine.rules.dh.helpers import ARENA, EXAMPLE, arena
@@ -172,7 +172,7 @@ def _phase(text: str, seed: bytes = KEY):
 
 def test_verify_recomputes_every_die_from_the_result_and_from_the_posted_report() -> None:
     _, outcome = _phase("アリス 能力 対象はカイ\nボブ A2移動")
-    result = RULESET.result_data(outcome)
+    result = result_data(outcome)
     assert any(check["face"] is not None for check in result["checks"].values())
     assert RULESET.verify_period(KEY, result) == []
     posted = RULESET.read_period(render_body(outcome).split("\n"))
@@ -182,7 +182,7 @@ def test_verify_recomputes_every_die_from_the_result_and_from_the_posted_report(
 
 def test_verify_catches_a_changed_face_and_a_changed_verdict() -> None:
     _, outcome = _phase("アリス 能力 対象はカイ")
-    purpose, check = next((p, c) for p, c in RULESET.result_data(outcome)["checks"].items() if c["face"])
+    purpose, check = next((p, c) for p, c in result_data(outcome)["checks"].items() if c["face"])
     forged = {"checks": {purpose: {**check, "face": check["face"] % 100 + 1}}}
     assert "出目が再計算と一致しません" in RULESET.verify_period(KEY, forged)[0]
     flipped = {"checks": {purpose: {**check, "ok": not check["ok"]}}}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.report import Report
 from engine.rules.naval.state import NavalState
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, result_data
 from tests.case_files import Period
 
 
@@ -80,7 +80,7 @@ class NavalChecks:
         return state
 
     def check(self, ruleset: Ruleset, period: Period, outcome: Report, state: NavalState) -> None:
-        data = ruleset.result_data(outcome)
+        data = result_data(outcome)
         got = data["orders"]
         assert len(got) == len(period.results), f"{len(got)} results, the case lists {len(period.results)}"
         for line, item in zip(period.results, got, strict=True):

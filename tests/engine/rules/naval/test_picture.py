@@ -10,6 +10,7 @@ from pathlib import Path
 from engine import svg
 from engine.rng import SeededSource
 from engine.rules import REGISTRY
+from engine.ruleset import result_data
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "naval"
 G = f"{{{svg.SVG_NS}}}g"
@@ -24,7 +25,7 @@ def test_units_stand_on_their_hexes_and_the_period_s_fight_is_ringed() -> None:
     state = ruleset.initial_state(tomllib.loads((FIXTURES / "bot_game.toml").read_text("utf-8")))
     orders = ruleset.read_orders(state, "ABC:＜攻撃＞ABC-DD-A-01、XYZ-DD-X-02")
     after, outcome = ruleset.resolve(state, orders, SeededSource(b"picture"))
-    text = ruleset.picture(after, ruleset.result_data(outcome))
+    text = ruleset.picture(after, result_data(outcome))
     islands = {g.get("data-island"): g.get("data-hex") for g in drawn(text, "island")}
     assert islands == {code: f"{i.home[0]},{i.home[1]}" for code, i in after.islands.items()}
     stacks = {g.get("data-hex"): g.get("data-units").split() for g in drawn(text, "units")}

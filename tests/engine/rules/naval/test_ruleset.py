@@ -20,7 +20,7 @@ from engine.rng import SeededDice, SeededSource
 from engine.rules.naval import ruleset as naval_ruleset
 from engine.rules.naval.ruleset import RULESET, island_owners, verify_report
 from engine.rules.naval.state import Island, ScenarioError
-from engine.ruleset import Author, Order, OrderText, Rejection, may_act
+from engine.ruleset import AssumesOrders, Author, Order, OrderText, Rejection, may_act
 from poster.markup import render_body
 from tests.conftest import FIXTURES
 
@@ -191,7 +191,7 @@ def test_resolve_refuses_an_order_whose_author_does_not_own_the_island(state) ->
 
 def test_players_are_the_islands_with_players_and_units_without_orders_hold(state) -> None:
     assert RULESET.players(state) == ["ABC", "XYZ"]
-    assert RULESET.missing(state, "XYZ") is None
+    assert not isinstance(RULESET, AssumesOrders)  # no order is assumed for an island that sent none
     assert "プレイヤーが決まっていない島のユニットには誰でも命令できます" in RULESET.HELP
     assert "命令のなかったユニットは何もせず、その場に留まります" in RULESET.HELP
     assert RULESET.HELP.startswith("【海戦ルール（TRPG戦闘処理）】")

@@ -24,7 +24,7 @@ from engine.report import Report
 from engine.rules.nijiyabou import changes
 from engine.rules.nijiyabou.names import STATS, key
 from engine.rules.nijiyabou.state import State
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, result_data
 from tests.case_files import FlatChecks, Period, _flat, _pair
 
 
@@ -126,7 +126,7 @@ class NijiyabouChecks(FlatChecks):
         return super().prestate(ruleset, state, flat)
 
     def check(self, ruleset: Ruleset, period: Period, outcome: Report, state: Any) -> None:
-        result = ruleset.result_data(outcome)
+        result = result_data(outcome)
         rest = [line for line in period.results if not _check_result(result, line)]
         flat = _flat(result)
         for line in rest:
