@@ -218,9 +218,7 @@ def test_ready_in_a_post_with_a_refused_line_does_not_close_the_period_early(sto
     decided = referee.poll(setup(early=True), THREAD, store, posts, START + timedelta(minutes=2))
     receipt = "\n".join(answers(decided)[0])
     assert "準備完了にしていません" in receipt
-    ready = [
-        c.args["player"] for c in decided.changes if isinstance(c, Log) and c.kind == "ready"
-    ]
+    ready = [c.args["player"] for c in decided.changes if isinstance(c, Log) and c.kind == "ready"]
     assert ready == ["アリス"]
     assert not any(isinstance(c, Log) and c.kind == "early" for c in decided.changes)
 

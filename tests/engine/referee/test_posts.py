@@ -1,0 +1,116 @@
+"""The posts of one poll as the pure referee reads them: ヘルプ answered once per writer and a few times a
+period, ヘルプ全文 once per thread a period (later ヘルプ answers point to it), posts written before the
+game joined the thread left alone, every post of the poll marked handled and answered in one batch
+whose outbox id names the posts and the days whose dice keys it publishes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from engine.referee import PostView
+from engine.referee.ledger import Outgoing
+from store.changes import Log, MarkHandled
+from tests.referee_harness import THREAD, PureGame, posted
+
+SHORT = "【数当て ヘルプ】\n＜予想＞42 のように1～100の数をひとつ（最後の予想が有効）。取消 で取り消し。\n"
+ASK_FULL = "「ヘルプ全文」と書くとルール全文を書き込みます"
+
+
+def guess() -> PureGame:
+    game = PureGame("guess", 'players = ["アリス"]\nsides = 100\nrounds = 2\n')
+    game.setup = replace(game.setup, dice=False)
+    game.poll()
+    return game
+
+
+def helped(decided) -> list[tuple[str, dict, int]]:
+    return [
+        (c.kind, c.args, c.post) for c in decided.changes if isinstance(c, Log) and c.kind.startswith("help")
+    ]
+
+
+def test_help_is_answered_once_per_writer_and_the_full_rules_once_a_period() -> None:
+    game = guess()
+    asked = [game.post("ヘルプ", name) for name in ("a", "b", "a")]
+    asked += [game.post("ヘルプ全文", "c"), game.post("ヘルプ", "d"), game.post("ヘルプ全文", "e")]
+    decided = game.poll(asked, minutes=1)
+    answers = posted(decided)[0].split("\n\n")
+    full_rules = game.setup.ruleset.HELP.strip()
+    pointer = "ルール全文はこのピリオドに >>5 への返信で書き込みました"
+    assert answers[:2] == [
+        f">>2\n{SHORT}{ASK_FULL}",
+        f">>3\n{SHORT}{ASK_FULL}",
+    ]  # the second ヘルプ of a: none
+    assert "\n\n".join(answers[2:]).startswith(f">>5\n{full_rules.split(chr(10))[0]}")
+    assert posted(decided)[0].endswith(
+        f">>6\n{SHORT}{pointer}\n\n>>7\n{SHORT}{pointer}"
+    )  # asked again: where it is
+    assert helped(decided) == [
+        ("help", {"writer": "a"}, 2),
+        ("help", {"writer": "b"}, 3),
+        ("help_full", {"writer": "c"}, 5),
+        ("help", {"writer": "d"}, 6),
+        ("help", {"writer": "e"}, 7),
+    ]
+    # five short answers a period whoever asks: a sixth writer gets none
+    more = game.poll([game.post("ヘルプ", name) for name in ("f", "g")], minutes=1)
+    assert posted(more) == [f">>8\n{SHORT}{pointer}"]
+    assert [args["writer"] for _, args, _ in helped(more)] == ["f"]
+
+
+def test_a_writer_is_known_by_trip_or_the_boards_id_whatever_name_they_give() -> None:
+    game = guess()
+    first = PostView(2, "名前1", None, game.now, "ヘルプ", poster_id="Ab12Cd")
+    again = PostView(3, "名前2", None, game.now, "ヘルプ", poster_id="Ab12Cd")
+    other = PostView(4, "名前2", None, game.now, "ヘルプ", poster_id="Zz99Yy")
+    game.number = 4
+    assert [text.split("\n")[0] for text in posted(game.poll([first, again, other]))[0].split("\n\n")] == [
+        ">>2",
+        ">>4",
+    ]
+
+
+def test_help_in_the_next_period_is_answered_again() -> None:
+    game = guess()
+    game.poll([game.post("ヘルプ全文", "a"), game.post("ヘルプ", "b")], minutes=1)
+    game.poll(minutes=70)  # period 1 resolved
+    decided = game.poll([game.post("ヘルプ", "b")], minutes=1)
+    assert posted(decided) == [f">>4\n{SHORT}{ASK_FULL}"]
+    assert helped(decided)[0] == ("help", {"writer": "b"}, 4)
+
+
+def test_posts_written_before_the_game_joined_are_handled_but_not_answered() -> None:
+    game = PureGame("guess", 'players = ["アリス"]\n')
+    game.setup = replace(game.setup, dice=False)
+    joined = game.setup.joined
+    posts = [
+        PostView(2, "a", None, joined - timedelta(minutes=1), "ヘルプ"),
+        PostView(3, "b", None, joined - timedelta(seconds=1), "ヘルプ"),  # dates have whole seconds
+        PostView(4, "c", None, joined, "ヘルプ"),
+        PostView(5, "d", None, None, "ヘルプ"),  # no date: the board did not say, so it is read
+    ]
+    decided = game.poll(posts)
+    answered = [c for c in decided.changes if isinstance(c, Outgoing) and c.kind == "answer"]
+    assert [r.reply_to for r in answered[0].reports] == [(4,), (5,)]
+    assert [c for c in decided.changes if isinstance(c, MarkHandled)] == [
+        MarkHandled(THREAD.id, (2, 3, 4, 5))
+    ]
+
+
+def test_a_poll_with_nothing_to_answer_sends_nothing_and_the_batch_id_names_its_posts_and_days() -> None:
+    game = PureGame("dice")
+    (first,) = [
+        c for c in game.poll().changes if isinstance(c, Outgoing)
+    ]  # today's and tomorrow's key hashes
+    assert (
+        first.base == f"dice/{THREAD.key}/none/2026-12-01+2026-12-02"
+        and first.reports[0].kind == "disclosure"
+    )
+    assert game.poll(minutes=1).changes == []  # no post, nothing to publish: nothing at all
+    decided = game.poll([game.post("2D6", "a"), game.post("こんにちは", "b")], minutes=1)
+    (batch,) = [c for c in decided.changes if isinstance(c, Outgoing)]
+    assert batch.base == f"dice/{THREAD.key}/2-3/" and batch.kind == "answer"
+    quiet = game.poll([game.post("こんにちは", "c")], minutes=1)
+    assert [c for c in quiet.changes if isinstance(c, Outgoing)] == []
+    assert quiet.changes == [MarkHandled(THREAD.id, (4,))]
