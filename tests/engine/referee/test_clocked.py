@@ -12,7 +12,7 @@ from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.referee.ledger import Outgoing
 from engine.rules import REGISTRY
-from engine.ruleset import OrderText
+from engine.ruleset import AssumesOrders, OrderText
 from store.changes import Log
 from tests.referee_harness import GM_TRIP, SCHEDULE, START, THREAD, PureGame, posted
 
@@ -150,7 +150,7 @@ def test_a_ready_period_is_closed_early_once() -> None:
     assert logged(game.poll(minutes=1), "early") == []
 
 
-class _Lazy(type(REGISTRY.get("guess"))):  # type: ignore[misc]
+class _Lazy(type(REGISTRY.get("guess")), AssumesOrders):  # type: ignore[misc]
     """The guess game with a default order: a player who sends nothing guesses 50."""
 
     def missing(self, state: object, player: str) -> OrderText | None:
