@@ -1,5 +1,8 @@
 """Memory: what the bot holds while it works, and what it leaves on disk.
 
+- the idle bot on 10 threads (`threadgm run`, a process of its own): its RSS once every game has
+  posted its opening, and after a restart with nothing to answer (a bot that only reads loads no
+  requests, no BeautifulSoup, no web stack); `--checkout PATH` runs it from another checkout;
 - the bot catching up on a 900-post thread in one poll (900 new posts, 90 dice commands among them,
   all answered, several to a post): Python's peak allocation during that poll (tracemalloc), the process's peak RSS,
   and the SQLite store's size afterwards;
@@ -12,14 +15,20 @@ without it.
 
 from __future__ import annotations
 
+import argparse
+import os
 import resource
+import subprocess
+import sys
 import tempfile
+import time
 import tracemalloc
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from bench.bench_naval import orders_text, scenario
+from bench.bench_scale import ROOT, Counting, open_threads, rss_mb, write_config
 from board.admin import open_thread
 from board.posting import JST, Client, WriteForm
 from board.server import BoardServer, make_app
@@ -50,6 +59,59 @@ def peak_of(action: Callable[[], object]) -> tuple[object, int]:
 
 def rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+IDLE_THREADS = 10
+IDLE_POLL = 2.0  # seconds: a few polls of every game within the measured wait
+
+
+def idle_bot(checkout: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        app = make_app(data / "board", ["bench"], defaults={"BBS_SAMBATIME": "0", "timeclose": ""})
+        keys = open_threads(app, IDLE_THREADS)
+        counting = Counting(app)
+        with BoardServer(counting) as server:
+            config = data / "bot.toml"
+            write_config(config, server.url, keys, IDLE_POLL, data / "bot.sqlite")
+            posted = _bot_rss(checkout, config, counting, data / "bot.log", until_online=True)
+            restarted = _bot_rss(checkout, config, counting, data / "bot.log", until_online=False)
+    print(
+        f"idle bot, {IDLE_THREADS} threads polled every {IDLE_POLL:g} s (from {checkout}): "
+        f"RSS {posted:.1f} MiB once it has posted its openings, "
+        f"{restarted:.1f} MiB restarted with nothing to post"
+    )
+
+
+def _bot_rss(checkout: Path, config: Path, counting: Counting, log: Path, *, until_online: bool) -> float:
+    """The bot's RSS after its games are online (or, restarted, after its first polls) and five
+    polls of every game more."""
+    with log.open("ab") as out:
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "scheduler", "run", str(config)],
+            cwd=checkout,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONPATH": str(checkout)},
+        )
+    try:
+        deadline = time.monotonic() + 120
+        with counting.lock:
+            polls = len(counting.polls)
+        while time.monotonic() < deadline and bot.poll() is None:
+            with counting.lock:
+                online = len(counting.online) >= IDLE_THREADS
+                polled = len(counting.polls) - polls >= IDLE_THREADS
+            if (online if until_online else polled):
+                break
+            time.sleep(0.2)
+        time.sleep(5 * IDLE_POLL)
+        if bot.poll() is not None:
+            raise SystemExit(f"the bot stopped (exit {bot.returncode}): {log.read_text()[-800:]}")
+        return rss_mb(bot.pid)
+    finally:
+        bot.terminate()
+        bot.wait(60)
 
 
 def bot_catch_up() -> None:
@@ -112,7 +174,13 @@ def battle_royale_game() -> None:
     print(f"battle royale, one 47-prefecture game ({steps} dice): peak {peak / MiB:.1f} MiB")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench memory")
+    parser.add_argument(
+        "--checkout", type=Path, default=ROOT, help="the threadgm checkout to run the idle bot from"
+    )
+    args = parser.parse_args(argv or [])
+    idle_bot(args.checkout)
     bot_catch_up()
     naval_period()
     battle_royale_game()

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING, cast
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -25,11 +26,16 @@ from engine.config import BotConfig, GameConfig
 from engine.keys import JST
 from engine.ruleset import Registry
 from poster.pacing import Pacer
-from scraper.fetch import USER_AGENT, make_session
+from scraper.fetch import USER_AGENT, LazySession
 from scraper.http import make_reader
 from scraper.refs import ThreadRef
+from scraper.subject import BoardLists
 from store.db import Store
-from web.server import GamePage
+
+if TYPE_CHECKING:
+    import requests
+
+    from web.server import GamePage
 
 log = logging.getLogger("threadgm")
 
@@ -62,12 +68,14 @@ class Runner:
         clock: Callable[[], datetime] | None,
     ) -> None:
         self.store = Store(bot.database)
-        self.session = make_session(bot.user_agent or USER_AGENT, pool=bot.workers)
+        # requests loads with the first post (or a proxy's first read), not at start
+        self.session = cast("requests.Session", LazySession(bot.user_agent or USER_AGENT, pool=bot.workers))
         self.pacer = Pacer(bot.pace_seconds, bot.pace_margin)
         for thread_id, sent_at in self.store.last_sent():  # a restart waits out the board's pace too
             self.pacer.remember(ThreadRef.from_url(thread_id).origin, datetime.fromisoformat(sent_at))
         self.clock = clock or (lambda: datetime.now(JST))
         self.reader = make_reader(bot.user_agent or USER_AGENT, pool=bot.workers, fallback=self.session)
+        self.lists = BoardLists(self.reader)
         self.bots = [
             ThreadBot(
                 game,
@@ -78,13 +86,18 @@ class Runner:
                 self.pacer,
                 registry=registry,
                 reader=self.reader,
+                lists=self.lists,
             )
             for game in games
         ]
         self.loop = PollLoop(bot.workers, bot.per_host)
         web = bot.web if bot.web is not None and bot.web.enabled else None
-        games_of_page = [(thread_bot.game, thread_bot.setup) for thread_bot in self.bots]
-        self.page = GamePage(self.store, games_of_page, web.host, web.port) if web is not None else None
+        self.page: GamePage | None = None
+        if web is not None:  # the page's web stack (werkzeug, jinja2, waitress) loads only to serve it
+            from web.server import GamePage
+
+            games_of_page = [(thread_bot.game, thread_bot.setup) for thread_bot in self.bots]
+            self.page = GamePage(self.store, games_of_page, web.host, web.port)
         self.scheduler = BackgroundScheduler(timezone=JST)
         self._clock_jobs: dict[str, datetime | None] = {}
         self.stopping = threading.Event()

@@ -11,8 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-
-import requests
+from typing import TYPE_CHECKING
 
 from board.tripcode import name_and_trip
 from engine import referee
@@ -33,9 +32,12 @@ from scraper.http import Reader
 from scraper.post import Post
 from scraper.refs import NotAThreadURL, ThreadRef
 from scraper.settings import BoardLimits, read_limits
-from scraper.subject import read_list
+from scraper.subject import BoardLists, read_list
 from store.changes import Change, Queue
 from store.db import PostRecord, Store
+
+if TYPE_CHECKING:  # posting loads requests, with the first post (`poster.writer`)
+    import requests
 
 log = logging.getLogger("threadgm")
 
@@ -85,11 +87,13 @@ class ThreadBot:
         *,
         registry: Registry,
         reader: Reader | requests.Session | None = None,
+        lists: BoardLists | None = None,
     ) -> None:
         self.game = game
         self.store = store
         self.session = session
         self.reader = reader or session  # the polls' GETs (scraper.http: lighter than requests)
+        self.lists = lists or BoardLists(self.reader)  # one per process: the games of a board share it
         self.clock = clock
         configured = ThreadRef.from_url(game.thread)
         store.ensure_thread(configured.id, game.thread, str(configured.dialect), game.id)
@@ -241,7 +245,7 @@ class ThreadBot:
     def _limits(self) -> BoardLimits:
         if self.limits is None:
             # A read that fails keeps what the board said before (the defaults the first time).
-            self.limits = read_limits(self.session, self.ref) or self._known_limits or BoardLimits()
+            self.limits = read_limits(self.reader, self.ref) or self._known_limits or BoardLimits()
             self._known_limits, self._limits_at = self.limits, self.clock()
             self.store.set_res_max(self.thread_id, self.limits.res_max)
             self.pacer.announce(self.ref.origin, self.limits.samba, self.ref.board)
@@ -315,13 +319,13 @@ class ThreadBot:
         self._faults = 0
         self._gone.reset()
         if self._gone.needs_list(now):  # the board's list as it is while the thread can be read
-            self._gone.known(read_list(self.session, self.ref), now)
+            self._gone.known(self.lists.current(self.ref, now), now)
         return result
 
     def _gone_sign(self, note: str, now: datetime) -> TickResult:
         """A read said the thread is not there. One answer is not enough to give a game up: a proxy
         or a maintenance page can say so for a moment. Proof is `scraper.gone`'s."""
-        proven, why = self._gone.observe(self.ref.key, note, read_list(self.session, self.ref), now)
+        proven, why = self._gone.observe(self.ref.key, note, read_list(self.reader, self.ref), now)
         if not proven:
             self._faults += 1
             log.warning(
@@ -400,7 +404,7 @@ class ThreadBot:
             log.warning("%s: could not read the old thread: %s (trying again next poll)", self.game.id, error)
             return None
         if result.outcome == "gone":
-            listed = read_list(self.session, old)
+            listed = read_list(self.reader, old)
             if listed is None or old.key in listed:  # a passing 404 or a bogus list: no proof
                 log.warning(
                     "%s: the old thread answered %s but subject.txt %s; trying again next poll",

@@ -9,9 +9,6 @@ from pathlib import Path
 
 import click
 
-from board import demo
-from board.server import BoardServer, make_app
-from board.settings import new_board_settings
 from board.tripcode import name_and_trip
 from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
@@ -158,6 +155,11 @@ def _demo(registry: Registry) -> click.Command:
     @click.option("--brakes", is_flag=True, help="A board created now gets a real ex0ch's brakes.")
     def demo_command(host: str, port: int, data: Path, brakes: bool) -> None:
         """体験: ローカル掲示板とダイスボットを起動する (the local board and the bot on a demo thread)."""
+        # the local board's server (waitress, werkzeug) loads for the demo alone, not for `run`
+        from board import demo
+        from board.server import BoardServer, make_app
+        from board.settings import new_board_settings
+
         _setup_logging(False)
         private_directory(data)
         app = make_app(data / "board", [demo.BOARD], defaults=new_board_settings(brakes))

@@ -28,15 +28,16 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from functools import partial
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin, urlsplit
 
 import regex
-import requests
-from bs4 import BeautifulSoup
-from urllib3.exceptions import NewConnectionError
 
 from scraper.refs import Dialect, ThreadRef
+
+if TYPE_CHECKING:  # requests and BeautifulSoup load with the first post: a bot that only reads needs neither
+    import requests
+    from bs4 import BeautifulSoup
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,14 @@ _FIRST_FONT = regex.compile(r"<font[^>]*>(.*?)</font>", regex.IGNORECASE | regex
 _TAG = regex.compile(r"<[^>]+>")
 _ERROR = regex.compile(r"ERROR|ＥＲＲＯＲ|エラー", regex.IGNORECASE)
 CP932, EUC_JP = "cp932", "euc_jp"  # 2ch-compatible boards' forms and pages; したらば's
-_soup = partial(BeautifulSoup, features="html.parser")  # the standard library's parser: nothing to install
+
+
+def _soup(page: str) -> BeautifulSoup:
+    """`page` parsed with the standard library's parser (nothing to install); bs4 loads with the
+    first answer read so."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(page, features="html.parser")
 
 
 @dataclass(frozen=True)
@@ -133,6 +141,8 @@ class BoardWriter:
             for key, value in fields.items()
         )
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Referer": referer}
+        import requests
+
         try:
             response = self.session.post(
                 url, data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False
@@ -204,6 +214,9 @@ def classify(page: str) -> WriteOutcome:
 
 def _never_sent(error: requests.RequestException) -> bool:
     """True when the connection was never made, so the board cannot have seen the form."""
+    import requests
+    from urllib3.exceptions import NewConnectionError
+
     if isinstance(error, requests.ConnectTimeout):
         return True
     reason = getattr(error.args[0], "reason", None) if error.args else None

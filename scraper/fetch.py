@@ -33,18 +33,22 @@ from __future__ import annotations
 
 import codecs
 import logging
+import threading
 from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING
 
 import regex
-import requests
 
 from scraper.dat import dat_problem, parse_dat
 from scraper.gone import gone_page
-from scraper.html import page_problem, read_cgi_posts
+from scraper.http import network_errors
 from scraper.post import Post
 from scraper.rawmode import parse_rawmode, rawmode_problem
 from scraper.refs import Dialect, ThreadRef
+
+if TYPE_CHECKING:  # a bot that only reads never loads requests (nor BeautifulSoup for read.cgi pages)
+    import requests
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +94,38 @@ class FetchResult:
 def make_session(user_agent: str = USER_AGENT, pool: int = 10) -> requests.Session:
     """One session for every thread of a process: its connections are kept alive and reused, up to
     `pool` per host (as many as polls may run at once, so none is thrown away)."""
+    import requests
+
     session = requests.Session()
     session.headers["User-Agent"] = user_agent
     adapter = requests.adapters.HTTPAdapter(pool_connections=pool, pool_maxsize=pool)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+class LazySession:
+    """`make_session(user_agent, pool)`, made when first used: a bot process hands one to every game
+    (one cookie jar for the confirmation pages, one pool of connections), but only posting and a
+    proxy need requests — a bot that only reads never loads it."""
+
+    def __init__(self, user_agent: str = USER_AGENT, pool: int = 10) -> None:
+        self._args = (user_agent, pool)
+        self._session: requests.Session | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        return self._session is not None
+
+    def __getattr__(self, name: str) -> object:
+        session = self._session
+        if session is None:
+            with self._lock:
+                if self._session is None:
+                    self._session = make_session(*self._args)
+                session = self._session
+        return getattr(session, name)
 
 
 def fetch(session: requests.Session, ref: ThreadRef, state: FetchState, *, html: bool = False) -> FetchResult:
@@ -107,7 +137,7 @@ def fetch(session: requests.Session, ref: ThreadRef, state: FetchState, *, html:
             _check(_disagreement(result, _read(session, ref, state, html)), ref.read_url, "not the thread")
     except _GonePage as page:
         return FetchResult([], state, "gone", 0, since=state.last_number, note=f"the board's page: {page}")
-    except requests.RequestException as error:
+    except network_errors() as error:
         raise FetchError(f"{ref.read_url}: {type(error).__name__}: {error}") from error
     return replace(result, since=state.last_number)
 
@@ -440,6 +470,8 @@ _PAGE_END = regex.compile(r"</html\s*>\s*$", regex.IGNORECASE)
 
 
 def _fetch_html(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
+    from scraper.html import page_problem
+
     url = ref.read_url + (f"{state.last_number + 1}-" if state.last_number else "")
     answer = _html_answer(session, ref, url)
     if isinstance(answer, FetchResult):
@@ -475,6 +507,8 @@ def _html_answer(
     """The posts of a page in page order, whether the page is whole (a page cut short — a dropped
     connection, a proxy's limit — may end inside its last post: that one is read again next time),
     and the bytes received; a FetchResult when the thread is gone."""
+    from scraper.html import read_cgi_posts
+
     response = _get(session, url)
     if (gone := _gone_answer(response, FetchState())) is not None:
         return gone

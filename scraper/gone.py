@@ -11,6 +11,8 @@ is a fault, read again later.
 "As before" is the list read while the thread could still be read (`known`, kept fresh hourly): at
 least half of the other threads it listed are listed still, and nothing older than it that it did
 not list — a thread's key is the time it was opened, so a board's list only ever gains new keys.
+That list is the board's, not the thread's: the games on one board share one reading of it
+(`scraper.subject.BoardLists`), and their witnesses hold the same `Listing`.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ class _Sighting:
 
 
 @dataclass(frozen=True)
-class _Listing:
+class Listing:
+    """A board's thread list as it was read at `at`."""
+
     at: datetime
     keys: frozenset[str]
 
@@ -54,7 +58,7 @@ class GoneWitness:
     def __init__(self, apart: timedelta = GONE_APART) -> None:
         self.apart = apart
         self._first: _Sighting | None = None
-        self._before: _Listing | None = None
+        self._before: Listing | None = None
         self._asked_at: datetime | None = None
 
     def reset(self) -> None:
@@ -67,11 +71,12 @@ class GoneWitness:
             return False
         return self._before is None or now - self._before.at >= LIST_AGE
 
-    def known(self, listed: list[str] | None, now: datetime) -> None:
-        """The board's list, read while the thread could be read (None: it could not be read)."""
+    def known(self, listing: Listing | None, now: datetime) -> None:
+        """The board's list, as read (now, or within LIST_AGE by another game of the board) while
+        the thread could be read (None: it could not be read)."""
         self._asked_at = now
-        if listed:
-            self._before = _Listing(now, frozenset(listed))
+        if listing is not None and listing.keys:
+            self._before = listing
 
     def observe(self, key: str, sign: str, listed: list[str] | None, now: datetime) -> tuple[bool, str]:
         """A read said `sign` (404, the board's page), and the board's list showed `listed` (None:

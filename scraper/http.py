@@ -9,9 +9,11 @@ or a connection pool), 0.18 ms through `http.client`. At 5,000 threads polled ev
 most of what the bot does, so the client is the one with the least of its own work.
 
 `Reader.get` answers like `requests.Session.get` where `scraper.fetch` looks (`url`, `status_code`,
-`headers`, `content`, `encoding`), never follows a redirect, decodes gzip and deflate as requests
-does, and raises `ReadFailed` — a `requests.ConnectionError` — for anything the network does, so
-`fetch` treats both clients alike. A kept-alive connection the board closed meanwhile is retried
+`headers`, `content`, `encoding`), follows a redirect only when asked (a thread's dat answering one
+has fallen from the board; a board's SETTING.TXT may live behind one), decodes gzip and deflate as requests
+does, and raises `ReadFailed` for anything the network does; `network_errors()` is what a read
+through either client raises, so `fetch` treats both alike. The module does not load requests: a
+bot that only reads never does (requests is about 5 MB of the process). A kept-alive connection the board closed meanwhile is retried
 once on a new one (a GET changes nothing). Proxies: `make_reader` hands back a requests session
 when the environment names one, since only requests honours them (read once, at start, not per
 request).
@@ -21,24 +23,36 @@ from __future__ import annotations
 
 import http.client
 import ssl
+import sys
 import threading
 import urllib.request
 import zlib
 from collections import defaultdict
 from dataclasses import dataclass
 from email.message import Message
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
 
-import requests
-from requests.utils import get_encoding_from_headers
+if TYPE_CHECKING:
+    import requests
 
 ACCEPT_ENCODING = "gzip, deflate"
+MAX_REDIRECTS = 10
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 Timeout = float | tuple[float, float]  # seconds, or (connect, read) as requests takes them
 _STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
 
 
-class ReadFailed(requests.exceptions.ConnectionError):
+class ReadFailed(ConnectionError):
     """The board could not be read: no connection, a cut answer, a timeout, an unreadable body."""
+
+
+def network_errors() -> tuple[type[Exception], ...]:
+    """What a read raises for what the network did: the reader's `ReadFailed`, and requests' own
+    errors once requests is loaded — a read through a requests session (a proxy, a post's session)
+    has loaded it, and without it none of its errors can be raised."""
+    loaded = sys.modules.get("requests")
+    return (ReadFailed,) if loaded is None else (ReadFailed, loaded.RequestException)
 
 
 class _Stale(Exception):
@@ -47,7 +61,7 @@ class _Stale(Exception):
 
 @dataclass(frozen=True)
 class Answer:
-    url: str  # as asked (the reader never follows a redirect)
+    url: str  # as asked (the last one asked, when redirects were followed)
     status_code: int
     reason: str
     headers: Message  # case-insensitive `get`, as requests' headers
@@ -55,7 +69,10 @@ class Answer:
 
     @property
     def encoding(self) -> str | None:
-        """The charset of Content-Type, as `requests.Response.encoding` gives it."""
+        """The charset of Content-Type, as `requests.Response.encoding` gives it (asked of a page
+        read as HTML only: requests is loaded then)."""
+        from requests.utils import get_encoding_from_headers
+
         return get_encoding_from_headers(self.headers)
 
 
@@ -90,8 +107,19 @@ class Reader:
         timeout: Timeout = 20,
         allow_redirects: bool = False,
     ) -> Answer:
-        if allow_redirects:
-            raise ValueError("the reader never follows a redirect: the caller decides what one means")
+        """`url`'s answer; with `allow_redirects`, the answer at the end of its redirects (GETs, at
+        most MAX_REDIRECTS of them, as requests follows them)."""
+        answer = self._get(url, headers, timeout)
+        for _ in range(MAX_REDIRECTS if allow_redirects else 0):
+            location = answer.headers.get("Location")
+            if answer.status_code not in _REDIRECTS or not location:
+                return answer
+            answer = self._get(urljoin(answer.url, location), headers, timeout)
+        if allow_redirects and answer.status_code in _REDIRECTS and answer.headers.get("Location"):
+            raise ReadFailed(f"{url}: more than {MAX_REDIRECTS} redirects")
+        return answer
+
+    def _get(self, url: str, headers: dict[str, str] | None, timeout: Timeout) -> Answer:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ReadFailed(f"not an http(s) URL: {url}")
@@ -201,4 +229,4 @@ def make_reader(
     return Reader(user_agent, pool)
 
 
-__all__ = ["Answer", "ReadFailed", "Reader", "make_reader"]
+__all__ = ["Answer", "ReadFailed", "Reader", "make_reader", "network_errors"]

@@ -10,10 +10,13 @@ gets the common defaults (ex0ch's), never an error.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import requests
-
+from scraper.http import Reader, network_errors
 from scraper.refs import ThreadRef
+
+if TYPE_CHECKING:
+    import requests
 
 
 @dataclass(frozen=True)
@@ -61,17 +64,17 @@ def limits_from(values: dict[str, str]) -> BoardLimits:
     )
 
 
-def read_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits | None:
+def read_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimits | None:
     """The board's limits, or None when its settings could not be read this time."""
     try:
         response = session.get(ref.setting_url, timeout=(5, 15), allow_redirects=True)
-    except requests.RequestException:
+    except network_errors():
         return None
     if response.status_code != 200:
         return None
     return limits_from(parse_settings(response.content.decode(ref.encoding, errors="replace")))
 
 
-def fetch_limits(session: requests.Session, ref: ThreadRef) -> BoardLimits:
+def fetch_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimits:
     """The board's limits, the common defaults where it shows none."""
     return read_limits(session, ref) or BoardLimits()

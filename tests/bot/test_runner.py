@@ -1,8 +1,12 @@
 """`threadgm run`'s process: the games on the poll loop, and the game page beside them when [web]
-asks for it (none otherwise)."""
+asks for it (none otherwise); what posting needs (requests) and what the page needs (its web stack)
+are loaded only when the bot posts and serves the page."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import requests
@@ -11,6 +15,8 @@ from engine.config import BotConfig, GameConfig, WebConfig
 from engine.rules import REGISTRY
 from scheduler import Runner
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_runner_serves_the_game_page_it_was_asked_for(board: LocalBoard, tmp_path: Path) -> None:
@@ -37,3 +43,43 @@ def test_without_web_no_page_is_served(board: LocalBoard, tmp_path: Path) -> Non
         assert runner.page is None
     finally:
         runner.stop()
+
+
+_RUN_AND_REPORT = """
+import json, sys
+from pathlib import Path
+from engine.config import BotConfig, GameConfig
+from engine.rules import REGISTRY
+from bot.runner import Runner
+
+bot, url = BotConfig(name=sys.argv[1], database=Path(sys.argv[2])), sys.argv[3]
+runner = Runner(bot, [GameConfig("g", "dice", url)], REGISTRY)
+try:
+    ticks = [runner.bots[0].tick() for _ in range(3)]
+finally:
+    runner.stop()
+print(json.dumps({"reads": [t.read for t in ticks], "sent": sum(t.sent for t in ticks), "modules": sorted(sys.modules)}))
+"""
+ONLY_TO_POST = ("requests", "urllib3", "bs4")  # posting loads them; reading needs none of them
+ONLY_FOR_THE_PAGE = ("werkzeug", "jinja2", "waitress", "web.", "board.server")
+
+
+def test_a_bot_that_only_reads_loads_nothing_it_needs_to_post(board: LocalBoard, tmp_path: Path) -> None:
+    def run() -> dict:
+        argv = [BOT_NAME, str(tmp_path / "b.sqlite"), board.url()]
+        done = subprocess.run(
+            [sys.executable, "-c", _RUN_AND_REPORT, *argv], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.splitlines()[-1])
+
+    first = run()
+    assert first["sent"] == 1 and any(p.trip == BOT_TRIP for p in board.posts())  # the opening, posted
+    assert set(ONLY_TO_POST) <= set(first["modules"])
+    restarted = run()  # nothing to answer: the polls read the thread, and the bot posts nothing
+    assert restarted["sent"] == 0 and restarted["reads"] == ["unchanged"] * 3
+    assert [m for m in restarted["modules"] if m.startswith(ONLY_TO_POST + ONLY_FOR_THE_PAGE)] == []
+    board.post("dice1d6=")  # a player writes: the bot answers, loading what posting needs then
+    assert len([p for p in board.posts() if p.trip == BOT_TRIP]) == 1
+    answered = run()
+    assert answered["sent"] == 1 and len([p for p in board.posts() if p.trip == BOT_TRIP]) == 2

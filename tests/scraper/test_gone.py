@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.keys import JST
-from scraper.gone import GONE_APART, LIST_AGE, LIST_RETRY, GoneWitness, gone_page
+from scraper.gone import GONE_APART, LIST_AGE, LIST_RETRY, GoneWitness, Listing, gone_page
 
 T0 = datetime(2026, 12, 1, 21, 0, tzinfo=JST)
 OURS = str(int(T0.timestamp()) - 5000)
@@ -14,7 +14,8 @@ OTHERS = [str(int(T0.timestamp()) - n * 1000) for n in range(1, 5)]
 
 def witness() -> GoneWitness:
     seen = GoneWitness()
-    seen.known([OURS, *OTHERS], T0 - timedelta(minutes=1))
+    at = T0 - timedelta(minutes=1)
+    seen.known(Listing(at, frozenset([OURS, *OTHERS])), at)
     return seen
 
 
@@ -50,7 +51,7 @@ def test_without_the_list_from_while_it_could_be_read_nothing_is_proof() -> None
         assert not proven and "no list of the board" in why
     seen.known(None, T0)  # could not be read: still none, asked again a little later, not every poll
     assert not seen.needs_list(T0 + LIST_RETRY / 2) and seen.needs_list(T0 + LIST_RETRY)
-    seen.known([OURS], T0 + LIST_RETRY)
+    seen.known(Listing(T0 + LIST_RETRY, frozenset([OURS])), T0 + LIST_RETRY)
     assert not seen.needs_list(T0 + LIST_AGE) and seen.needs_list(T0 + LIST_RETRY + LIST_AGE)
 
 

@@ -1,7 +1,8 @@
 """The bot's read client (scraper.http): every incremental-read test of test_fetch passes through
 it as through a requests session; a kept-alive connection the board dropped is retried once; the
-network's failures are `ReadFailed` (a requests error, so `fetch` turns them into FetchError); a
-redirect is answered as it is, never followed."""
+network's failures are `ReadFailed` (one of `network_errors()`, so `fetch` turns them into
+FetchError, without requests loaded); a redirect is answered as it is unless following is asked for
+(SETTING.TXT), and then at most MAX_REDIRECTS of them."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ import requests
 from werkzeug.wrappers import Response
 
 import tests.scraper.test_fetch as fetch_tests
-from scraper.fetch import USER_AGENT
-from scraper.http import Reader, ReadFailed, make_reader
+from scraper.fetch import USER_AGENT, FetchError, FetchState, fetch
+from scraper.http import MAX_REDIRECTS, Reader, ReadFailed, make_reader, network_errors
+from scraper.refs import ThreadRef
 from tests.scraper.test_fetch import Board
 
 
@@ -73,8 +75,34 @@ def test_a_redirect_is_answered_not_followed(board: Board) -> None:
     )
     answer = Reader(USER_AGENT).get(board.ref().dat_url)
     assert answer.status_code == 302 and answer.headers.get("location") == "/kako/"
-    with pytest.raises(ValueError):
+
+
+def test_redirects_are_followed_when_asked_to_the_answer_at_their_end(board: Board) -> None:
+    hops = {"/test/dat/": "/moved/one", "/moved/one": "http://127.0.0.1:{port}/moved/two"}
+    port = board.server.url.rsplit(":", 1)[1]
+    for path, to in hops.items():
+        board.script.script(
+            "GET",
+            path,
+            lambda r, f, to=to: Response(b"", status=302, headers={"Location": to.format(port=port)}),
+        )
+    board.script.script("GET", "/moved/two", lambda r, f: Response(b"BBS_TITLE=moved\n"))
+    answer = Reader(USER_AGENT).get(board.ref().dat_url, allow_redirects=True)
+    assert answer.status_code == 200 and answer.content == b"BBS_TITLE=moved\n"
+    assert answer.url.endswith("/moved/two")
+
+
+def test_a_redirect_loop_is_a_read_failure(board: Board) -> None:
+    asked: list[str] = []
+
+    def loop(request, form) -> Response:
+        asked.append(request.path)
+        return Response(b"", status=301, headers={"Location": request.path})
+
+    board.script.script("GET", "/test/dat/", loop, times=None)
+    with pytest.raises(ReadFailed, match="redirects"):
         Reader(USER_AGENT).get(board.ref().dat_url, allow_redirects=True)
+    assert len(asked) == MAX_REDIRECTS + 1
 
 
 def test_deflate_in_both_forms_is_decoded(board: Board) -> None:
@@ -135,7 +163,10 @@ def test_a_board_that_cannot_be_reached_is_a_read_failure() -> None:
         port = placeholder.getsockname()[1]
     with pytest.raises(ReadFailed) as raised:
         Reader(USER_AGENT).get(f"http://127.0.0.1:{port}/test/dat/1.dat", timeout=(1, 1))
-    assert isinstance(raised.value, requests.RequestException)  # what fetch turns into FetchError
+    assert isinstance(raised.value, network_errors())
+    ref = ThreadRef.from_url(f"http://127.0.0.1:{port}/test/read.cgi/bench/1234567890/")
+    with pytest.raises(FetchError, match="ReadFailed"):
+        fetch(Reader(USER_AGENT), ref, FetchState())
 
 
 def test_a_proxy_in_the_environment_keeps_reads_on_requests(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,8 @@ board's list."""
 
 from __future__ import annotations
 
+import threading
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -10,9 +12,12 @@ from werkzeug.wrappers import Response
 
 from board.admin import open_thread
 from board.server import make_app
-from scraper.fetch import make_session
+from engine.keys import JST
+from scraper.fetch import USER_AGENT, make_session
+from scraper.gone import LIST_AGE, LIST_RETRY
+from scraper.http import Reader
 from scraper.refs import ThreadRef
-from scraper.subject import read_list, thread_list
+from scraper.subject import BoardLists, read_list, thread_list
 from tests.conftest import shared_path
 from tests.scripted import scripted_server
 
@@ -85,5 +90,56 @@ def test_read_list_on_the_local_board(tmp_path: Path) -> None:
         assert read_list(session, ref) is None
         dead = ThreadRef.from_url(f"http://127.0.0.1:9/test/read.cgi/test/{key}/")
         assert read_list(session, dead) is None
+    finally:
+        server.close()
+
+
+def test_the_games_of_one_board_share_one_reading_of_its_list(tmp_path: Path) -> None:
+    app = make_app(tmp_path, ["test", "other"])
+    keys = [open_thread(tmp_path, "test", f"一覧{n}", "一番") for n in range(3)]
+    elsewhere = open_thread(tmp_path, "other", "別の板", "一番")
+    server, script = scripted_server(app)
+    try:
+        lists = BoardLists(Reader(USER_AGENT))
+        refs = [ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/") for key in keys]
+        t0 = datetime(2026, 12, 2, 1, 0, tzinfo=JST)
+        first = lists.current(refs[0], t0)
+        assert first is not None and first.keys == frozenset(keys) and first.at == t0
+        # the other games of the board get the same list, one object, without asking the board
+        assert all(lists.current(ref, t0 + LIST_AGE / 2) is first for ref in refs)
+        assert script.count("GET", "/test/subject.txt") == 1
+        other = lists.current(ThreadRef.from_url(f"{server.url}/test/read.cgi/other/{elsewhere}/"), t0)
+        assert other is not None and other.keys == {elsewhere}  # each board its own
+        # once LIST_AGE old the list is read again; one that cannot be read is not asked every poll
+        script.script("GET", "/test/subject.txt", lambda r, f: Response(b"oops", status=503))
+        assert lists.current(refs[1], t0 + LIST_AGE) is None
+        assert lists.current(refs[2], t0 + LIST_AGE + LIST_RETRY / 2) is None
+        assert script.count("GET", "/test/subject.txt") == 2
+        again = lists.current(refs[2], t0 + LIST_AGE + LIST_RETRY)
+        assert again is not None and again.keys == frozenset(keys) and again.at == t0 + LIST_AGE + LIST_RETRY
+        assert script.count("GET", "/test/subject.txt") == 3
+    finally:
+        server.close()
+
+
+def test_games_asking_at_once_wait_for_one_reading(tmp_path: Path) -> None:
+    app = make_app(tmp_path, ["test"])
+    key = open_thread(tmp_path, "test", "一覧", "一番")
+    server, script = scripted_server(app)
+    release = threading.Event()
+    script.script("GET", "/test/subject.txt", lambda r, f: (release.wait(5), f())[1])
+    try:
+        lists = BoardLists(Reader(USER_AGENT))
+        ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/{key}/")
+        now = datetime(2026, 12, 2, 1, 0, tzinfo=JST)
+        seen: list[object] = []
+        askers = [threading.Thread(target=lambda: seen.append(lists.current(ref, now))) for _ in range(4)]
+        for asker in askers:
+            asker.start()
+        release.set()
+        for asker in askers:
+            asker.join(10)
+        assert len(seen) == 4 and seen[0] is not None and all(listing is seen[0] for listing in seen)
+        assert script.count("GET", "/test/subject.txt") == 1
     finally:
         server.close()
