@@ -14,30 +14,34 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from engine.report import Block, Report, anchor, heading, line, report
 from engine.ruleset import Order, OrderText, Rejection, Ruleset, read_line_of
+from store.records import OrderRecord
 
 
 @dataclass(frozen=True)
 class ReadOrder:
-    """One order line read from a post, before storage."""
+    """One order line read from a post: the row the store keeps (its receipt's id is given when it is
+    stored), the typed command the grammar read it into (None for a refused line), and the ruleset's
+    word on it for the receipt. The command is the one the row's canonical form reads back as
+    (`Ruleset.parse_line`), so a poll that read the line carries it on, and a later poll — a restart
+    too — reads the same command from the stored row."""
 
-    post: int
-    line: int
-    author: str
-    player: str
-    period: int
-    text: str
-    canonical: str
-    key: str
-    status: str  # accepted | rejected
-    reason: str = ""
-    command: object = None
-    note: str = ""  # the ruleset's word on an accepted order, for the receipt
+    row: OrderRecord
+    command: Any = None
+    note: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.row.status == "accepted"
+
+    def refused(self, reason: str) -> ReadOrder:
+        """The order refused after reading (by `check`, or a ruleset's `void`), with why."""
+        return replace(self, row=replace(self.row, status="rejected", reason=reason))
 
 
 @dataclass(frozen=True)
@@ -52,8 +56,11 @@ class PostReading:
 def read_post(
     ruleset: Ruleset,
     *,
+    game_id: str,
+    thread_id: str,
     post: int,
     author: str,
+    written_at: str | None,
     body: str,
     period: int,
     cancel_words: Sequence[str],
@@ -68,6 +75,13 @@ def read_post(
     lines or `MAX_POST_LINES` lines (the receipt says from which line on nothing was read)."""
     found: list[ReadOrder] = []
     cancelled = ready = False
+
+    def row(
+        number: int, text: str, player: str, canonical: str, key: str, status: str, why: str = ""
+    ) -> OrderRecord:
+        where = (game_id, thread_id, post, number, author, player, period, text.strip())
+        return OrderRecord(*where, canonical, key, status, why, written_at)
+
     seen: set[str] = set()
     lines = body.split("\n", MAX_POST_LINES)
     unread = _unread(MAX_POST_LINES, POST_LINES_CUT) if len(lines) > MAX_POST_LINES else ""
@@ -90,38 +104,12 @@ def read_post(
         if parsed is None:
             continue
         if isinstance(parsed, Rejection):
-            found.append(
-                ReadOrder(
-                    post,
-                    number,
-                    author,
-                    author,
-                    period,
-                    text.strip(),
-                    parsed.text,
-                    "",
-                    "rejected",
-                    parsed.reason,
-                )
-            )
+            found.append(ReadOrder(row(number, text, author, parsed.text, "", "rejected", parsed.reason)))
             continue
         assert isinstance(parsed, OrderText)
         player = parsed.player or author
-        order = Order(post, number, author, player, parsed.command, parsed.canonical)
-        found.append(
-            ReadOrder(
-                post,
-                number,
-                author,
-                player,
-                period,
-                text.strip(),
-                parsed.canonical,
-                ruleset.order_key(order),
-                "accepted",
-                command=parsed.command,
-            )
-        )
+        key = ruleset.order_key(Order(post, number, author, player, parsed.command, parsed.canonical))
+        found.append(ReadOrder(row(number, text, player, parsed.canonical, key, "accepted"), parsed.command))
     return PostReading(tuple(found), cancelled, ready, unread=unread)
 
 
@@ -155,11 +143,11 @@ def receipt(
         if reading.cancelled:
             accepted.append(line(anchor(post), f" 取消: ピリオド{period_of[post]}の命令を取り消しました"))
         for order in reading.orders:
-            if order.status == "accepted":
+            if order.accepted:
                 note = f"（{order.note}）" if order.note else ""
-                accepted.append(line(anchor(post), f" {order.canonical}{suffix}{note}"))
+                accepted.append(line(anchor(post), f" {order.row.canonical}{suffix}{note}"))
             else:
-                rejected.append(line(anchor(post), f" {order.text} → {order.reason}"))
+                rejected.append(line(anchor(post), f" {order.row.text} → {order.row.reason}"))
         if reading.ready:
             accepted.append(line(anchor(post), " 準備完了"))
         if reading.unread:
@@ -194,11 +182,11 @@ def deadline_text(moment: datetime) -> str:
     return moment.strftime("%m/%d %H:%M").lstrip("0")
 
 
-def effective_orders(rows: Iterable[ReadOrder]) -> list[ReadOrder]:
+def effective_orders(rows: Iterable[OrderRecord]) -> list[OrderRecord]:
     """The orders that count, in posting order: accepted ones, the last of each key."""
-    latest: dict[str, ReadOrder] = {}
+    latest: dict[str, OrderRecord] = {}
     for row in sorted((r for r in rows if r.status == "accepted"), key=lambda r: (r.post, r.line)):
-        latest[row.key] = row
+        latest[row.order_key] = row
     return sorted(latest.values(), key=lambda r: (r.post, r.line))
 
 
@@ -277,18 +265,11 @@ def finish_blocks(secret_key: bytes) -> list[Block]:
     ]
 
 
-def as_orders(rows: Iterable[ReadOrder], dates: Mapping[int, datetime | None]) -> list[Order]:
-    return [
-        Order(r.post, r.line, r.author, r.player, r.command, r.canonical, dates.get(r.post)) for r in rows
-    ]
-
-
 __all__ = [
     "RULES_SECRET_HASH",
     "RULES_SECRET_KEY",
     "PostReading",
     "ReadOrder",
-    "as_orders",
     "deadline_text",
     "effective_orders",
     "finish_blocks",

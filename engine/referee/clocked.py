@@ -18,7 +18,7 @@ from engine.referee.game import Game
 from engine.referee.isolation import hold, is_held, isolated
 from engine.report import report
 from engine.rng import SeededSource, SplitSource
-from engine.ruleset import AssumesOrders, ClockedRuleset, Order, OrderText, ShowsOpening
+from engine.ruleset import AssumesOrders, ClockedRuleset, Order, ShowsOpening
 from store.records import ResolutionRecord
 
 log = logging.getLogger("threadgm")
@@ -116,26 +116,15 @@ def _close_early_when_ready(game: Game) -> None:
 
 
 def _orders_of(game: Game, period: int) -> list[Order]:
-    stored = game.book.orders(period, ["accepted"])
-    written = {(o.post, o.line): o.written_at for o in stored}
-    rows = periods.effective_orders(
-        periods.ReadOrder(
-            o.post, o.line, o.author, o.player, o.period, o.text, o.canonical, o.order_key, o.status
-        )
-        for o in stored
-    )
+    """The period's orders that count, each with the command it was read into (in this poll, or
+    read back from its stored canonical form)."""
     orders = []
-    for row in rows:
-        parsed = game.ruleset.parse_line(row.canonical)
-        if not isinstance(parsed, OrderText):
+    for row in periods.effective_orders(game.book.orders(period, ["accepted"])):
+        order = game.order(row)
+        if order is None:
             log.error("%s: stored order %r no longer parses; left out", game.id, row.canonical)
             continue
-        at = written.get((row.post, row.line))
-        when = datetime.fromisoformat(at) if at else None  # the post's own date, for rules that time it
-        gm = game.is_gm(row.author)
-        orders.append(
-            Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when, gm=gm)
-        )
+        orders.append(order)
     return orders
 
 

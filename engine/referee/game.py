@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import keys
 from engine.clock.gm_actions import clock_adjustments
+from engine.clock.periods import ReadOrder
 from engine.clock.schedule import PeriodClock, Schedule, parse_schedule
 from engine.config import GameConfig
 from engine.referee.ledger import Ledger, Outgoing
@@ -20,6 +21,7 @@ from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
 from engine.ruleset import Author, Order, OrderText, Ruleset, players_of, set_value_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
+from store.records import OrderRecord
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,9 @@ class Game:
     thread: ThreadView
     book: Ledger
     now: datetime
+    # What each canonical order form reads as, this poll: read once (`command`), or brought along by
+    # the order read from a post in this poll (`carry`). A cache of the stored log, gone with the poll.
+    _commands: dict[str, OrderText | None] = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -204,13 +209,34 @@ class Game:
         trip = Author.of(author).trip
         return trip is not None and trip in self.setup.gm_trips
 
+    def carry(self, order: ReadOrder) -> None:
+        """An order read from a post in this poll: its command stands for its canonical form for the
+        rest of the poll (the form reads back as the same command: `ReadOrder`)."""
+        if order.accepted:
+            self._commands.setdefault(order.row.canonical, OrderText(order.command, order.row.canonical))
+
+    def command(self, canonical: str) -> OrderText | None:
+        """What a stored order's canonical form reads as (None: it no longer reads as an order), read
+        once a poll."""
+        if canonical not in self._commands:
+            parsed = self.ruleset.parse_line(canonical)
+            self._commands[canonical] = parsed if isinstance(parsed, OrderText) else None
+        return self._commands[canonical]
+
+    def order(self, row: OrderRecord) -> Order | None:
+        """An order row as the rules take it: its command, the post's own date (for rules that time
+        it) and whether its author is a GM; None when its canonical form no longer reads."""
+        parsed = self.command(row.canonical)
+        if parsed is None:
+            return None
+        when = datetime.fromisoformat(row.written_at) if row.written_at else None
+        gm = self.is_gm(row.author)
+        return Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when, gm)
+
     def accepted_orders(self, period: int) -> list[Order]:
         """The orders of `period` accepted so far, in the order stored (the receipt's and 状態's view)."""
-        return [
-            Order(o.post, o.line, o.author, o.player, parsed.command, o.canonical, gm=self.is_gm(o.author))
-            for o in self.book.orders(period, ["accepted"])
-            if isinstance(parsed := self.ruleset.parse_line(o.canonical), OrderText)
-        ]
+        rows = self.book.orders(period, ["accepted"])
+        return [order for row in rows if (order := self.order(row)) is not None]
 
     def missing_players(self, period: int) -> list[str]:
         state = self.state_before(period)

@@ -22,7 +22,7 @@ from engine.ruleset import AnnotatesReceipts, ImmediateRuleset, Order, ReadsWith
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
-from store.records import OrderRecord, PeriodRecord, ResolutionRecord
+from store.records import PeriodRecord, ResolutionRecord
 
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
@@ -269,8 +269,11 @@ def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostRead
     state = game.state_before(game.current_period()) if isinstance(game.ruleset, ReadsWithState) else None
     reading = periods.read_post(
         game.ruleset,
+        game_id=game.id,
+        thread_id=game.thread.id,
         post=post.number,
         author=post.author,
+        written_at=post.date.isoformat() if post.date else None,
         body=post.body,
         period=period,
         cancel_words=game.setup.cancel_words,
@@ -279,6 +282,8 @@ def _read_orders(game: Game, post: PostView) -> tuple[PostView, periods.PostRead
         is_quote=is_quote,
         state=state,
     )
+    for order in reading.orders:
+        game.carry(order)
     if reading.orders or reading.cancelled or reading.ready:
         return post, reading, period
     return None
@@ -325,31 +330,12 @@ def _take(
             if order.author == post.author and order.post < post.number:
                 game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
     reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
-    if reading.ready and (reading.unread or any(order.status != "accepted" for order in reading.orders)):
+    if reading.ready and (reading.unread or not all(order.accepted for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
     if reading.ready:
         game.book.log("ready", {"player": post.author}, game.now, **game.where(post, period))
-    written = post.date.isoformat() if post.date else None
-    game.book.save_orders(
-        OrderRecord(
-            game.id,
-            game.thread.id,
-            o.post,
-            o.line,
-            o.author,
-            o.player,
-            o.period,
-            o.text,
-            o.canonical,
-            o.key,
-            o.status,
-            o.reason,
-            written,
-            f"{base}/0",
-        )
-        for o in reading.orders
-    )
+    game.book.save_orders(replace(order.row, receipt=f"{base}/0") for order in reading.orders)
     return reading
 
 
@@ -364,18 +350,11 @@ def _remarked(
     earlier = game.accepted_orders(period)
     out = []
     for order in orders:
-        if order.status == "accepted":
-            taken = Order(
-                order.post,
-                order.line,
-                order.author,
-                order.player,
-                order.command,
-                order.canonical,
-                gm=game.is_gm(order.author),
-            )
+        if order.accepted:
+            taken = game.order(order.row)
+            assert taken is not None  # its command was carried when it was read
             if (why := ruleset.void(state, taken, earlier)) is not None:
-                out.append(replace(order, status="rejected", reason=why))
+                out.append(order.refused(why))
                 continue
             note = ruleset.remark(state, taken, earlier)
             order = replace(order, note=note) if note else order
@@ -385,11 +364,9 @@ def _remarked(
 
 
 def _checked(game: Game, state: object, order: periods.ReadOrder) -> periods.ReadOrder:
-    if order.status != "accepted":
+    if not order.accepted:
         return order
-    gm = game.is_gm(order.author)
-    reason = game.ruleset.check(
-        state,
-        Order(order.post, order.line, order.author, order.player, order.command, order.canonical, gm=gm),
-    )
-    return replace(order, status="rejected", reason=reason) if reason else order
+    taken = game.order(order.row)
+    assert taken is not None  # its command was carried when it was read
+    reason = game.ruleset.check(state, taken)
+    return order.refused(reason) if reason else order

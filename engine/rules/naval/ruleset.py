@@ -233,7 +233,10 @@ class NavalRuleset(
             return None
         if isinstance(parsed, NavalOrderError):
             return Rejection(parsed.raw.strip(), parsed.reason)
-        return OrderText(parsed, parsed.canonical, unit_island(parsed.unit))
+        # The command is the canonical form's (what the stored order reads back as at the deadline):
+        # a line's own spelling stays in the receipt, not in the period's report.
+        command = replace(parsed, raw=parsed.canonical) if parsed.raw != parsed.canonical else parsed
+        return OrderText(command, parsed.canonical, unit_island(parsed.unit))
 
     def order_key(self, order: Order) -> str:
         # Unique per line: the core keeps a unit's first order and voids the others with the reason

@@ -22,6 +22,7 @@ from engine.rules.naval.ruleset import RULESET, island_owners, verify_report
 from engine.rules.naval.state import Island, ScenarioError
 from engine.ruleset import AssumesOrders, Author, Order, OrderText, Rejection, may_act
 from poster.markup import render_body
+from store.records import OrderRecord
 from tests.conftest import FIXTURES
 
 ALICE = "アリス◆ywcchpZX7c"
@@ -105,8 +106,18 @@ def test_every_order_line_keeps_its_own_key_so_the_core_keeps_a_units_first_orde
     second = order("＜移動＞ABC-DD-A-01、(4,3)", post=6, number=1)
     assert RULESET.order_key(first) != RULESET.order_key(second)
     rows = [
-        periods.ReadOrder(
-            o.post, o.line, o.author, o.player, 1, o.canonical, o.canonical, RULESET.order_key(o), "accepted"
+        OrderRecord(
+            "naval",
+            "t",
+            o.post,
+            o.line,
+            o.author,
+            o.player,
+            1,
+            o.canonical,
+            o.canonical,
+            RULESET.order_key(o),
+            "accepted",
         )
         for o in (first, second)
     ]

@@ -13,13 +13,17 @@ from engine.rules.nijiyabou import RULESET
 from engine.ruleset import Order, Rejection
 from parser.bbs_dice import is_quote
 from parser.gm_words import is_word
+from store.records import OrderRecord
 
 
-def read(body: str) -> tuple[periods.ReadOrder, ...]:
+def read(body: str) -> tuple[OrderRecord, ...]:
     reading = periods.read_post(
         RULESET,
+        game_id="nijiyabou",
+        thread_id="t",
         post=5,
         author="アリス◆ALICE",
+        written_at=None,
         body=body,
         period=1,
         cancel_words=("取消",),
@@ -27,7 +31,7 @@ def read(body: str) -> tuple[periods.ReadOrder, ...]:
         is_word=is_word,
         is_quote=is_quote,
     )
-    return reading.orders
+    return tuple(order.row for order in reading.orders)
 
 
 # (line as typed, the canonical order it is read as)
