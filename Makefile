@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench board mutate clean
+.PHONY: demo test test-random lint bench board mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -n auto
+
+# The suite in a random order (one shuffle of every test; the seed is printed: pass SEED=N to replay it).
+# xdist needs the same order on each worker, hence one seed for all.
+SEED ?= $(shell od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+test-random: $(STAMP)
+	$(PY) -m pytest -q -n auto --random-order-bucket=global --random-order-seed=$(SEED)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -104,6 +104,8 @@ def test_a_period_resolves_once_after_its_grace_with_its_key_and_the_next_deadli
     row = game.store.resolution("guess", 1)
     assert (row.outbox_id, row.orders, row.resolved_at) == ("guess/P1/0/0", 1, game.now.isoformat())
     assert posted(game.poll(minutes=5)) == []  # resolved once
+    # the clock now asks for period 2's close (22:00 and its grace), not period 1's again
+    assert referee.next_event(game.setup, THREAD, game.store, game.now) == START.replace(hour=22, minute=2)
     assert game.store.last_resolution("guess").period == 1
 
 
@@ -122,6 +124,10 @@ def test_every_player_ready_closes_the_period_at_once_and_the_last_period_ends_t
         "（最初に公開したハッシュと照合できます）"
     )
     assert [o.base for o in ended.changes if isinstance(o, Outgoing)][1:] == ["guess/P1/0", "guess/finished"]
+    assert [o.reports[0].kind for o in ended.changes if isinstance(o, Outgoing)][1:] == [
+        "resolution",
+        "finish",
+    ]
     assert game.store.game_status("guess") == "finished"
     assert kinds(game.poll(minutes=120)) == []  # nothing more is resolved, reminded or ended
     after = posted(game.poll([game.post("状態", "GM", GM_TRIP)], minutes=1))

@@ -17,7 +17,7 @@ from engine.rng import SeededSource
 from engine.rules import REGISTRY
 from store.changes import DeleteResolution, SetOrderStatus
 from store.records import OrderRecord, PeriodRecord, ResolutionRecord
-from tests.referee_harness import GM_TRIP, START, THREAD, PureGame
+from tests.referee_harness import GM_TRIP, START, THREAD, PureGame, posted
 
 SECRET = bytes(range(32))
 
@@ -186,6 +186,18 @@ def test_the_state_folded_again_from_the_log_is_every_stored_snapshot() -> None:
         "post/3",
     ]
     assert _folded(steps, "dystopia") == {p: _stored(steps, "dystopia", p) for p in (1, 2, 3)}
+
+
+def test_the_fold_rolls_each_steps_dice_of_its_own_day_whenever_it_is_made() -> None:
+    steps = PureGame("dystopia")
+    assert _folded(steps, "dystopia") == {}  # nothing resolved: nothing to fold
+    steps.poll()
+    rolled = steps.poll([steps.post("クロウ: 肉体判定", "GM", GM_TRIP)], minutes=1)
+    assert "クロウの肉体判定（C値18／F値5） (3D6+7) ＞ 9[1,4,4]+7 ＞ 16" in posted(rolled)[0]
+    stored = {p: _stored(steps, "dystopia", p) for p in (1, 2)}
+    for later in (timedelta(days=1), timedelta(days=40)):  # verify's replay, or the refold check, days later
+        again = refold(Game(steps.setup, THREAD, Ledger(steps.store, "dystopia"), steps.now + later))
+        assert again == stored
 
 
 def test_a_step_whose_post_is_gone_or_predates_the_game_cannot_be_folded() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.referee import PostView
 from engine.referee.ledger import Outgoing
 from store.changes import Log
 from tests.referee_harness import GM_TRIP, THREAD, PureGame, posted
@@ -181,3 +182,63 @@ def test_status_of_a_game_without_steps_names_its_thread() -> None:
     decided = game.poll([game.post("状態", *GM), game.post("状態", "アリス")])
     texts = posted(decided)[0].split("\n\n")
     assert texts[-2:] == [f">>2\n【GM】ダイス: {THREAD.read_url}", f">>3\nダイス: {THREAD.read_url}"]
+
+
+def test_void_names_the_resolved_periods_it_reached_and_leaves_refused_orders_as_they_were() -> None:
+    game = guess()
+    game.poll(
+        [game.post("＜予想＞40\n＜予想＞abc\n＜予想＞45", "アリス"), game.post("＜予想＞41", "ボブ")],
+        minutes=5,
+    )
+    game.poll(minutes=60)  # period 1 resolved
+    game.poll([game.post("＜予想＞42", "アリス")], minutes=5)
+    decided = game.poll([game.post("無効 >>2\n無効 >>4", *GM)], minutes=1)
+    assert posted(decided) == [
+        ">>5\n【GM】無効にしました: >>2（命令 2 件）。ピリオド1は処理済みです（巻き戻しで再処理できます）\n"
+        "【GM】無効にしました: >>4（命令 1 件）"  # period 2 is not resolved yet: nothing to redo
+    ]
+    statuses = sorted((o.post, o.canonical, o.status) for o in game.store.orders("guess"))
+    assert statuses == [
+        (2, "＜予想＞40", "voided"),
+        (2, "＜予想＞45", "voided"),
+        (2, "＜予想＞abc", "rejected"),  # refused at the receipt: not an order to void
+        (3, "＜予想＞41", "accepted"),
+        (4, "＜予想＞42", "voided"),
+    ]
+
+
+def test_a_players_status_budget_is_by_name_and_by_trip() -> None:
+    game = guess()
+    same_name = [
+        PostView(2, "アリス", None, game.now, "状態", "ID1"),
+        PostView(3, "アリス", None, game.now, "状態", "ID2"),
+    ]
+    same_trip = [
+        PostView(4, "名前A", "aU.BpUgE0M", game.now, "状態"),
+        PostView(5, "名前B", "aU.BpUgE0M", game.now, "状態"),
+    ]
+    game.number = 5
+    decided = game.poll([*same_name, *same_trip], minutes=1)
+    assert [text.split("\n")[0] for text in posted(decided)[0].split("\n\n")] == [">>2", ">>4"]
+    (answer,) = [c for c in decided.changes if isinstance(c, Outgoing)]
+    assert [r.kind for r in answer.reports] == ["gm", "gm"]
+
+
+def test_a_refusal_does_not_use_up_the_writers_status_answer() -> None:
+    game = guess()
+    game.poll([game.post("停止", "アリス")], minutes=1)
+    asked = posted(game.poll([game.post("状態", "アリス")], minutes=1))
+    assert asked == [f">>3\nピリオド1・締切 12/01 21:00・未提出: アリス、ボブ\n{BOARD}"]
+
+
+def test_a_posts_without_dice_has_no_secret_to_reveal_and_a_reveal_is_its_own_post() -> None:
+    game = PureGame("dice")
+    game.poll([game.post("S1D100 秘密", "アリス"), game.post("こんにちは", "ボブ")])
+    decided = game.poll([game.post("公開 >>2\n公開 >>3", *GM)], minutes=60 * 24)  # the next day
+    assert (
+        posted(decided)[1].split("\n\n")[-1]
+        == ">>4\n【GM】>>2 のシークレットダイスを公開します\n【GM】公開できません: >>3 にシークレットダイスはありません"
+    )
+    assert "(1D100) ＞ 7" in posted(decided)[0]  # the roll of the day it was made
+    reveal = next(c for c in decided.changes if isinstance(c, Outgoing))
+    assert (reveal.kind, reveal.reports[0].reply_to) == ("reveal", (2,))

@@ -11,7 +11,7 @@ from datetime import timedelta
 from engine.referee import PostView
 from engine.referee.ledger import Outgoing
 from store.changes import Log, MarkHandled
-from tests.referee_harness import THREAD, PureGame, posted
+from tests.referee_harness import GM_TRIP, THREAD, PureGame, posted
 
 SHORT = "【数当て ヘルプ】\n＜予想＞42 のように1～100の数をひとつ（最後の予想が有効）。取消 で取り消し。\n"
 ASK_FULL = "「ヘルプ全文」と書くとルール全文を書き込みます"
@@ -114,3 +114,20 @@ def test_a_poll_with_nothing_to_answer_sends_nothing_and_the_batch_id_names_its_
     quiet = game.poll([game.post("こんにちは", "c")], minutes=1)
     assert [c for c in quiet.changes if isinstance(c, Outgoing)] == []
     assert quiet.changes == [MarkHandled(THREAD.id, (4,))]
+
+
+def test_a_gms_step_post_runs_the_commands_before_the_step_first_and_the_rest_after_it() -> None:
+    game = PureGame("dystopia")
+    game.poll()  # the opening: step 1
+    answers = posted(game.poll([game.post("状態\nシーン ドラマ\n状態", "GM", GM_TRIP)], minutes=1))
+    before, step, after = answers[0].split("\n\n")
+    assert before.split("\n")[:3] == [">>2", "【GM】DysTopiA・手番2", "【DysTopiA オープニング】"]
+    assert step == ">>2\nシーン1：ドラマ"
+    assert after.split("\n")[:3] == [">>2", "【GM】DysTopiA・手番3", "【DysTopiA シーン1：ドラマ】"]
+    assert [game.store.resolution("dystopia", p).outbox_id for p in (1, 2)] == ["opening", "post/2"]
+    # the same step from a player is the game's to refuse; the player's 状態 has no GM label
+    refused = posted(game.poll([game.post("状態\nシーン オープニング", "アリス")], minutes=1))[0].split(
+        "\n\n"
+    )
+    assert ">>3\n受け付けられません：シーンはGMだけが使えます" in refused
+    assert [text.split("\n")[1] for text in refused if "手番" in text] == ["DysTopiA・手番4"]
