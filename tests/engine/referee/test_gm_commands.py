@@ -242,3 +242,28 @@ def test_a_posts_without_dice_has_no_secret_to_reveal_and_a_reveal_is_its_own_po
     assert "(1D100) ＞ 7" in posted(decided)[0]  # the roll of the day it was made
     reveal = next(c for c in decided.changes if isinstance(c, Outgoing))
     assert (reveal.kind, reveal.reports[0].reply_to) == ("reveal", (2,))
+
+
+def test_status_counts_only_this_periods_accepted_orders_as_sent() -> None:
+    game = guess()
+    game.poll([game.post("＜予想＞40", "アリス"), game.post("＜予想＞abc", "ボブ")], minutes=5)
+    first = posted(game.poll([game.post("状態", *GM)], minutes=1))
+    assert first == [
+        f">>4\n【GM】ピリオド1・締切 12/01 21:00・未提出: ボブ\n{BOARD}"
+    ]  # a refused line is not sent
+    game.poll(minutes=60)  # period 1 resolved: its orders are not period 2's
+    second = posted(game.poll([game.post("状態", *GM)], minutes=1))
+    assert second == [
+        ">>5\n【GM】ピリオド2・締切 12/01 22:00・未提出: アリス、ボブ\n【数当て 第1回まで（全2回）】\n名前　点数\nアリス　1点"
+    ]
+
+
+def test_status_of_a_game_without_order_forms_is_the_rulesets_own_view() -> None:
+    game = PureGame("battle-royale")
+    text = posted(game.poll([game.post("状態", *GM)]))[0].split("\n\n")[-1]
+    assert text.split("\n")[:4] == [
+        ">>2",
+        "【GM】ピリオド1・締切 12/01 21:00",
+        "【都道府県バトロワ 状況（第0戦まで）】",
+        "【生き残り表】",
+    ]
