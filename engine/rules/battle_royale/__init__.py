@@ -16,7 +16,10 @@
 | `common_steps.py`, `events.py` | the moves the steps share (eliminations, groups, the step queue) and the events they produce |
 | `report.py` | events → markup-neutral report blocks |
 | `assist.py`, `grammar.py` | assisted play: the dice templates players post, and their checks |
-| `fast_sim.py` | quick play for simulations: a fast PRNG, the plain rules on integer indexes (not verifiable) |
+| `fast_sim.py` | quick play for simulations: a fast PRNG (not verifiable), every season on integer indexes |
+| `fast_position.py` | where quick play starts (between battles, before the set-up dice) and how a game ended |
+| `fast_game.py`, `fast_tag.py` | the quick game: the rules again on indexes, in place; the タッグマッチ's teams |
+| `fast_seasons.py`, `fast_tables.py` | the quick game's set-up dice, 黒幕's final and 地区復活; its tables |
 | `chances.py` | who is likely to win from a position (quick simulations, for 状態 and the tools) |
 | `sim.py` | whole games played offline (`threadgm simulate battle-royale`) |
 | `picture.py` | the prefectures as tiles: alive, fallen, in which group (SVG) |

@@ -14,14 +14,7 @@ from engine.report import Report
 from engine.rng import RandomSource, SeededSource
 from engine.rules.battle_royale.common_steps import BattleRoyaleError
 from engine.rules.battle_royale.events import DieRequest
-from engine.rules.battle_royale.fast_sim import (
-    QuickDice,
-    at_boundary,
-    plain_rules,
-    play_plain,
-    play_quick,
-    position,
-)
+from engine.rules.battle_royale.fast_sim import QuickDice, play_position, play_quick, start_position
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.resolution import apply_roll_events, initial_state, next_die
 from engine.rules.battle_royale.state import State
@@ -144,10 +137,10 @@ def simulate_from(state: State, runs: int, seed: str) -> SimulationResult:
     result = SimulationResult(runs, seed, [p.name for p in state.roster], quick=True)
     if state.battles or state.dice_total:
         result.origin = f"第{state.battles}戦終了時点（ダイス{state.dice_total}個目）から"
-    ready = position(state) if plain_rules(state) and at_boundary(state) else None
+    ready = start_position(state)
     for run in range(runs):
         dice = QuickDice(int.from_bytes(run_key(seed, run), "big"))
-        end = play_plain(ready, dice.random) if ready is not None else play_quick(state, dice)
+        end = play_position(ready, dice.random) if ready is not None else play_quick(state, dice)
         result.endings[end.kind] += 1
         for name in end.winners:
             result.wins[name] += 1

@@ -14,11 +14,12 @@ from engine.rules.battle_royale.chances import position_seed, status_blocks
 from engine.rules.battle_royale.fast_sim import (
     Outcome,
     QuickDice,
-    at_boundary,
+    can_start,
     outcome_of,
-    play_plain,
+    play_position,
     play_quick,
     position,
+    start_position,
 )
 from engine.rules.battle_royale.ruleset import AUTOMATIC
 from engine.rules.battle_royale.sim import simulate, simulate_from
@@ -35,14 +36,44 @@ PLAIN_SEASONS = [
     {"options": {"infight_mutual": "group", "surprise_equal_groups": "group"}},
     {**SMALL, "options": {"renumber_after_dead_picks": 1, "infight_mutual": "group"}},
 ]
+TWO_REGIONS = [{"name": n, "region": "北" if i < 3 else "南"} for i, n in enumerate(SIX)]
+MASTERMIND_READINGS = {
+    "lives": 2,
+    "death_costs_life": False,
+    "collaborators_add_wins": False,
+    "collaborators_count_as_defeats": False,
+    "final_alliance": "reroll",
+    "final_escape": "mastermind_flees",
+    "final_mutual": "all_fall",
+}
 SPECIAL_SEASONS = [
     {**SMALL, "mastermind": {"enabled": True, "lives": 3}},
+    {"mastermind": {"enabled": True}},
+    {**SMALL, "options": {"renumber_after_dead_picks": 0}, "mastermind": {"enabled": True, "camp_die": 1}},
+    {"mastermind": {"enabled": True, **MASTERMIND_READINGS}},
+    {"prefectures": TWO_REGIONS, "revival": {"enabled": True, "representatives": 1}},
+    {"revival": {"enabled": True}},
+    {"revival": {"enabled": True, "representatives": 1}, "options": {"renumber_after_dead_picks": 0}},
+    {"revival": {"enabled": True}, "mastermind": {"enabled": True, "lives": 4}},
     {
-        "prefectures": [{"name": n, "region": "北" if i < 3 else "南"} for i, n in enumerate(SIX)],
-        "revival": {"enabled": True, "representatives": 1},
+        "revival": {"enabled": True},
+        "mastermind": {"enabled": True, **MASTERMIND_READINGS},
+        "options": {"renumber_after_dead_picks": 0, "infight_mutual": "group"},
     },
     {**SMALL, "tag_match": {"enabled": True}},
+    {"tag_match": {"enabled": True}},
+    {
+        "prefectures": [{"name": n} for n in (*SIX, "福島")],  # a lone team
+        "tag_match": {"enabled": True, "ally_inapplicable": "escape"},
+        "options": {"renumber_after_dead_picks": 0, "surprise_equal_groups": "group"},
+    },
 ]
+# What each rule does must happen in these games, so that the comparison reaches it.
+SPECIAL_EVENTS = {
+    "mastermind": ("mastermind_designations", "mastermind_fake_deaths", "final_battles"),
+    "revival": ("revivals", "revival_failures"),
+    "tag_match": ("tag_wipes", "alliances", "rerolls"),
+}
 
 
 def by_the_rules(state: State, dice: QuickDice, stop_after: int | None = None) -> State:
@@ -58,24 +89,60 @@ def by_the_rules(state: State, dice: QuickDice, stop_after: int | None = None) -
 @pytest.mark.parametrize("season", PLAIN_SEASONS + SPECIAL_SEASONS)
 def test_quick_play_is_the_rules_game_for_game(season: dict) -> None:
     start = br.initial_state(season)
+    assert start_position(start) is not None  # the quick game plays it from the set-up on
     games = [
         (outcome_of(by_the_rules(start, QuickDice(r))), play_quick(start, QuickDice(r))) for r in range(40)
     ]
     assert all(rules == quick for rules, quick in games)
     assert len({rules.winners for rules, _ in games}) > 1  # the seeds do give different games
+    seen = {key for rules, _ in games for key in rules.counters}
+    for rule, events in SPECIAL_EVENTS.items():
+        if season.get(rule):
+            assert set(events) <= seen, set(events) - seen
 
 
-def test_quick_play_from_positions_inside_a_battle_and_with_groups() -> None:
-    """Mid-battle positions are taken to the next boundary by the step machine, then played quickly."""
-    checked = 0
-    for r in range(30):
-        start = by_the_rules(br.initial_state({}), QuickDice(f"pre{r}"), stop_after=10 + 5 * r)
-        assert start.ending is None
-        checked += not at_boundary(start)
+@pytest.mark.parametrize("season", [{}, *SPECIAL_SEASONS[1::2]])
+def test_quick_play_from_positions_inside_a_battle_and_with_groups(season: dict) -> None:
+    """Mid-battle (and mid-set-up) positions are taken by the step machine to one the quick game reads,
+    then played quickly; the same from every position reached by a game of the season."""
+    checked, first = 0, br.initial_state(season)
+    for r in range(20):
+        length = by_the_rules(first, QuickDice(f"pre{r}")).dice_total
+        start = by_the_rules(first, QuickDice(f"pre{r}"), stop_after=length * (r + 1) // 21)
+        assert start.ending is None  # positions from the set-up to the last battle
+        checked += not can_start(start)
         rules = outcome_of(by_the_rules(start, QuickDice(r)))
         assert play_quick(start, QuickDice(r)) == rules
     assert checked > 5  # most of these positions were inside a battle
-    grouped = prepared(SIX, dead=["山形"], groups=[["北海道", "青森"], ["岩手", "宮城"]])
+
+
+def test_quick_play_with_newcomers_between_battles() -> None:
+    """新規参入者 (a GM's 設定 newcomer=…) join the table; their entry is settled once, then played quickly."""
+    for season in ({}, {"revival": {"enabled": True}}, {"mastermind": {"enabled": True}}):
+        start = by_the_rules(br.initial_state(season), QuickDice("newcomers"), stop_after=40)
+        while not can_start(start):
+            start = by_the_rules(start, QuickDice(len(start.eliminated)), stop_after=1)
+        for name in ("沖縄", "樺太"):
+            if any(p.name == name for p in start.roster):
+                continue
+            start = br.add_newcomer(start, name)
+        assert not can_start(start) and start_position(start) is not None
+        settled, _ = br.settle(start)  # as the bot does before the next die
+        games = [
+            (outcome_of(by_the_rules(settled, QuickDice(r))), play_quick(start, QuickDice(r)))
+            for r in range(30)
+        ]
+        assert all(rules == quick for rules, quick in games)
+        assert simulate_from(start, 30, "n").wins == simulate_from(settled, 30, "n").wins
+        assert any("樺太" in rules.winners or "樺太" in rules.eliminated for rules, _ in games)
+
+
+@pytest.mark.parametrize("season", [{}, {"mastermind": {"enabled": True, "lives": 3}}])
+def test_quick_play_from_prepared_groups(season: dict) -> None:
+    grouped = prepared(SIX, dead=["山形"], groups=[["北海道", "青森"], ["岩手", "宮城"]], **season)
+    while not grouped.setup_done:  # the 黒幕's camp, secretly chosen
+        grouped = by_the_rules(grouped, QuickDice(len(grouped.pending)), stop_after=1)
+    assert can_start(grouped) and grouped.groups
     for r in range(30):
         assert play_quick(grouped, QuickDice(r)) == outcome_of(by_the_rules(grouped, QuickDice(r)))
 
@@ -84,7 +151,7 @@ def test_quick_play_leaves_the_position_as_it_was() -> None:
     start = by_the_rules(br.initial_state(SMALL), QuickDice("x"), stop_after=9)
     before = state_to_dict(start)
     play_quick(start, QuickDice(1))
-    play_plain(
+    play_position(
         position(by_the_rules(br.initial_state(SMALL), QuickDice(2), stop_after=0)), QuickDice(3).random
     )
     assert state_to_dict(start) == before
@@ -97,8 +164,10 @@ def test_a_finished_game_simulates_to_its_own_result_and_bad_positions_are_refus
         "winner", tuple(end.ending.winners), end.battles, end.dice_total, tuple(end.eliminated),
         {k: v for k, v in end.counters.items() if v},
     )  # fmt: skip
+    inside = by_the_rules(br.initial_state(SMALL), QuickDice(5), stop_after=2)
+    assert inside.battle is not None
     with pytest.raises(ValueError, match="戦闘と戦闘の間"):
-        position(br.initial_state(SPECIAL_SEASONS[0]))
+        position(inside)
 
 
 def test_quick_simulation_is_deterministic_says_so_and_adds_up() -> None:
