@@ -207,10 +207,20 @@ def test_a_step_whose_post_is_gone_or_predates_the_game_cannot_be_folded() -> No
     steps.store.save_resolution(ResolutionRecord("dystopia", 3, "{}", "post/9", START.isoformat(), 1))
     with pytest.raises(LookupError, match="the post of step post/9 is not in thread local/test/1764590400"):
         _folded(steps, "dystopia")
-    early = replace(steps.setup, joined=START + timedelta(hours=1))
     steps.store.delete_resolution("dystopia", 3)
-    with pytest.raises(LookupError, match="post 2 predates the game"):
-        refold(Game(early, THREAD, Ledger(steps.store, "dystopia"), steps.now))
+    # board dates have whole seconds: a post stamped in the second before the game joined predates it
+    written = steps.store.post(THREAD.id, 2).date
+    for joined, predates in (
+        (written + timedelta(seconds=1), True),
+        (written, False),
+        (START + timedelta(hours=1), True),
+    ):
+        game = Game(replace(steps.setup, joined=joined), THREAD, Ledger(steps.store, "dystopia"), steps.now)
+        if predates:
+            with pytest.raises(LookupError, match="post 2 predates the game"):
+                refold(game)
+        else:
+            assert sorted(refold(game)) == [1, 2]
 
 
 def _folded(game: PureGame, game_id: str) -> dict[int, str]:
