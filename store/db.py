@@ -234,6 +234,14 @@ class Store(OutboxTable):
             rows = list(self.db["posts"].rows_where("thread_id = ? and number = ?", [thread_id, number]))
             return _post_record(rows[0]) if rows else None
 
+    def poster_ids(self, thread_id: str) -> dict[int, str]:
+        """The board's ID shown beside each stored post of a thread, by number ("" where none)."""
+        with self._lock:
+            rows = self.db.execute(
+                "select number, poster_id from posts where thread_id = ?", [thread_id]
+            ).fetchall()
+        return {number: poster_id or "" for number, poster_id in rows}
+
     def mark_handled(self, thread_id: str, numbers: Iterable[int]) -> None:
         """Inside the caller's transaction, with the answer's outbox row."""
         for number in numbers:

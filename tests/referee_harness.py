@@ -68,7 +68,9 @@ class PureGame:
         self.now += timedelta(minutes=minutes)
         posts = list(posts)
         decided = referee.poll(self.setup, THREAD, self.store, posts, self.now)
-        records = [PostRecord(THREAD.id, p.number, p.name, p.trip, "", p.date, "", p.body) for p in posts]
+        records = [
+            PostRecord(THREAD.id, p.number, p.name, p.trip, "", p.date, p.poster_id, p.body) for p in posts
+        ]
         self.store.record_fetch(
             THREAD.id,
             size=self.number,

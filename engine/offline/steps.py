@@ -154,6 +154,9 @@ class _NoLog:
     def post(self, thread_id: str, number: int) -> Any | None:
         return self.posts.get(number)
 
+    def poster_ids(self, thread_id: str) -> dict[int, str]:
+        return {number: post.poster_id for number, post in self.posts.items()}
+
 
 def answers_by_post(bodies: Sequence[str]) -> dict[int, list[list[str]]]:
     """Every answer of the bot's posts (bodies in thread order), by the post it answers, in order; an

@@ -6,7 +6,7 @@ is before a period, whose orders are missing, and the keys of the game's dice.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -19,7 +19,7 @@ from engine.config import GameConfig
 from engine.referee.ledger import Ledger, Outgoing
 from engine.report import Report
 from engine.rng import RandomSource, SeededSource, SplitSource
-from engine.ruleset import Author, Order, OrderText, Ruleset, players_of, set_value_of
+from engine.ruleset import Author, Order, OrderText, Ruleset, board_id, players_of, set_value_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 from store.records import OrderRecord
 
@@ -137,6 +137,10 @@ class Game:
     # What each canonical order form reads as, this poll: read once (`command`), or brought along by
     # the order read from a post in this poll (`carry`). A cache of the stored log, gone with the poll.
     _commands: dict[str, OrderText | None] = field(default_factory=dict, repr=False)
+    # The board's ID beside each post (where it shows one): this poll's posts as read (`reading`), a
+    # thread's stored posts read once a poll. Only ever carried into `Author.id`, never stored again.
+    _read_ids: dict[int, str] = field(default_factory=dict, repr=False)
+    _stored_ids: dict[str, dict[int, str]] = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -204,6 +208,24 @@ class Game:
     def finished(self, state: Any) -> bool:
         return self.ruleset.finished(state)
 
+    def reading(self, posts: Iterable[PostView]) -> None:
+        """The posts this poll reads (the store may not hold them yet): their IDs, for their authors."""
+        self._read_ids.update((post.number, post.poster_id) for post in posts)
+
+    def author_of(self, post: PostView) -> Author:
+        """Who wrote a post, as the one rule reads an author: the name, the trip, the board's ID where it
+        shows one, and whether the trip is a configured GM's."""
+        gm = bool(post.trip) and post.trip in self.setup.gm_trips
+        return Author(post.name, post.trip, board_id(post.poster_id), gm)
+
+    def author_id(self, thread_id: str, number: int) -> str | None:
+        """The board's ID of post `number` of a thread of the game, where it showed one."""
+        if thread_id == self.thread.id and number in self._read_ids:
+            return board_id(self._read_ids[number])
+        if thread_id not in self._stored_ids:
+            self._stored_ids[thread_id] = self.book.poster_ids(thread_id)
+        return board_id(self._stored_ids[thread_id].get(number, ""))
+
     def is_gm(self, author: str) -> bool:
         """Whether an order's author (`名前◆TRIP`) writes with one of the configured GMs' trips."""
         trip = Author.of(author).trip
@@ -225,13 +247,17 @@ class Game:
 
     def order(self, row: OrderRecord) -> Order | None:
         """An order row as the rules take it: its command, the post's own date (for rules that time
-        it) and whether its author is a GM; None when its canonical form no longer reads."""
+        it), whether its author is a GM and the post's ID; None when its canonical form no longer
+        reads."""
         parsed = self.command(row.canonical)
         if parsed is None:
             return None
         when = datetime.fromisoformat(row.written_at) if row.written_at else None
         gm = self.is_gm(row.author)
-        return Order(row.post, row.line, row.author, row.player, parsed.command, row.canonical, when, gm)
+        shown = self.author_id(row.thread_id, row.post)
+        return Order(
+            row.post, row.line, row.author, row.player, parsed.command, row.canonical, when, gm, shown
+        )
 
     def accepted_orders(self, period: int) -> list[Order]:
         """The orders of `period` accepted so far, in the order stored (the receipt's and 状態's view)."""

@@ -43,6 +43,7 @@ class GameLogReader(Protocol):
     def game_status(self, game_id: str) -> str: ...
     def game_started(self, game_id: str) -> datetime | None: ...
     def post(self, thread_id: str, number: int) -> Any | None: ...
+    def poster_ids(self, thread_id: str) -> dict[int, str]: ...
 
 
 class Ledger:
@@ -112,6 +113,10 @@ class Ledger:
 
     def post(self, thread_id: str, number: int) -> Any | None:
         return self.reader.post(thread_id, number)
+
+    def poster_ids(self, thread_id: str) -> dict[int, str]:
+        """The board's ID beside each stored post of a thread, by number ("" where it shows none)."""
+        return self.reader.poster_ids(thread_id)
 
     # -- a step that fails alone ------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from store.records import PeriodRecord, ResolutionRecord
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
     """Answer the posts read in this poll; returns the thread URL a GM moved the game to, if any."""
+    game.reading(posts)
     with isolated(game, "the opening") as step:  # a scenario's fault, logged: the posts still count
         opening = open_steps(game)
     if step.failed:
@@ -200,8 +201,10 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
         return report(line(parsed.reason), reply_to=(post.number,))
     step = game.current_period()
     state = game.state_before(step)
-    gm = bool(post.trip) and post.trip in game.setup.gm_trips
-    order = Order(post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date, gm)
+    by = game.author_of(post)
+    order = Order(
+        post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date, by.gm, by.id
+    )
     source = game.setup.step_source(game.thread.key, post.number, day)
     new_state, answer = ruleset.apply(state, order, source)
     state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)

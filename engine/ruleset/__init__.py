@@ -8,7 +8,7 @@
 | `registry.py` | `Registry`: the games by id, handed down by the composition root |
 """
 
-from engine.ruleset.author import ANYONE, Author, Owners, may_act
+from engine.ruleset.author import ANYONE, Author, Owners, board_id, may_act
 from engine.ruleset.base import (
     C,
     ClockedRuleset,
@@ -82,6 +82,7 @@ __all__ = [
     "ThreadAudit",
     "VerifiesPeriods",
     "VerifiesSteps",
+    "board_id",
     "may_act",
     "orders_file",
     "picture_of",

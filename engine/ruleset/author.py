@@ -27,6 +27,8 @@ class Author:
     trip: str | None = None
     id: str | None = None  # the board's ID of the post (per address and day), where it shows one
     gm: bool = False
+    # The ID is never proof of who writes (it changes daily and by address), so `may_act` does not
+    # read it, and it is kept out of the stored form (`str`): a store of orders holds no ID.
 
     @classmethod
     def of(cls, text: str, *, id: str | None = None, gm: bool = False) -> Author:
@@ -53,6 +55,14 @@ class Author:
         if listed.trip is not None:
             return bool(self.trip) and listed.trip == self.trip
         return bool(listed.name) and listed.name == self.name
+
+
+def board_id(shown: str) -> str | None:
+    """The writer's ID as the board shows it after the date (`ID:eU4RU1Lw(主)` → `eU4RU1Lw`): without
+    the marks a board appends ((主), the thread's starter), None where it shows none or hides it
+    (`???`)."""
+    bare = shown.split("(", 1)[0].strip()
+    return bare if bare.strip("?") else None
 
 
 class _Anyone:

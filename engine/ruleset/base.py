@@ -62,11 +62,12 @@ class Order:
     canonical: str
     written_at: datetime | None = None
     gm: bool = False  # the author's trip is one of the configuration's gm_trips (offline tools: the GM's)
+    author_id: str | None = None  # the board's ID of the post, where it shows one (from the stored post)
 
     @property
     def by(self) -> Author:
-        """Who wrote it, as the one rule of `may_act` reads an author."""
-        return Author.of(self.author, gm=self.gm)
+        """Who wrote it, as the one rule of `may_act` reads an author, with the post's ID."""
+        return Author.of(self.author, id=self.author_id, gm=self.gm)
 
 
 @dataclass(frozen=True)

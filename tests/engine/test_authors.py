@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.rules import REGISTRY
-from engine.ruleset import ANYONE, Author, Ruleset, may_act
+from engine.ruleset import ANYONE, Author, Ruleset, board_id, may_act
 
 STRANGER = Author("通りすがり", "NOBODYHASTHISTRIP")
 NAMELESS = Author("名無しさん")
@@ -21,6 +21,28 @@ def test_an_author_reads_and_writes_the_form_the_log_keeps() -> None:
     assert Author.of("◆TRIP") == Author("", "TRIP")
     assert Author.of(" ボブ ") == Author("ボブ")
     assert str(Author.of("アリス◆TRIP")) == "アリス◆TRIP" and str(Author.of("ボブ")) == "ボブ"
+
+
+@pytest.mark.parametrize(
+    ("shown", "id"),
+    [
+        ("eU4RU1Lw", "eU4RU1Lw"),
+        ("eU4RU1Lw(主)", "eU4RU1Lw"),  # the starter's mark is the board's, not the ID's
+        ("AbCd1234M", "AbCd1234M"),  # a device mark stays: the board shows it as the ID
+        ("", None),  # the board shows no ID
+        ("???", None),  # ...or hides it
+        ("????(主)", None),
+    ],
+)
+def test_the_boards_id_is_read_without_its_marks(shown: str, id: str | None) -> None:
+    assert board_id(shown) == id
+
+
+def test_the_id_is_never_part_of_the_stored_form_nor_proof() -> None:
+    with_id = Author("アリス", "TRIP", "eU4RU1Lw")
+    assert str(with_id) == "アリス◆TRIP" and "eU4RU1Lw" not in str(with_id)
+    assert not may_act(Author("通りすがり", None, "eU4RU1Lw"), ["◆TRIP"])  # the same ID proves nothing
+    assert not Author("アリス", None, "X").is_owner("ボブ") and Author("アリス", None, "X").is_owner("アリス")
 
 
 @pytest.mark.parametrize(
