@@ -1,18 +1,25 @@
-"""Invariants over thousands of whole simulated 都道府県バトロワ games, with and without each special rule:
-one winner (or the mastermind's ending), the dead never act, groups and teams stay consistent, and every
-elimination is announced and shows in the next 生き残り表. Larger counts live in bench/bench_battle_royale.py.
+"""Invariants over whole 都道府県バトロワ games, with and without each special rule: one winner (or the
+mastermind's ending), the dead never act, groups and teams stay consistent, and every elimination is
+announced and shows in the next 生き残り表 — checked at every step of the rules' own step machine.
+
+The games checked are chosen, not drawn: a screen of many quick games (`fast_sim.py`, the same games
+as the step machine's for the same dice — test_fast_sim.py) picks the few that between them reach every
+rule event and ending the screen reached, rarest first, and each is then played step by step with every
+check (and must end as the quick game said). Larger counts live in bench/bench_battle_royale.py.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from typing import Any
 
 import pytest
 
-from engine.rng import SeededSource
+from engine.rng import RandomSource, SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale.events import Died, SurvivorTable
+from engine.rules.battle_royale.fast_sim import Outcome, QuickDice, outcome_of, play_position, start_position
 from engine.rules.battle_royale.resolution import apply_roll_events
 from engine.rules.battle_royale.sim import roll_request
 from engine.rules.battle_royale.state import State, contenders, entry_alive, is_alive
@@ -29,11 +36,11 @@ KNOWN_NAMES = {t.name for t in SEED_TABLES} | set(SELECTION_NAMES + BOT_TABLE_NA
 SMALL = ["北海道", "青森", "岩手", "宮城", "秋田", "山形", "福島", "茨城", "栃木"]
 
 MODES: dict[str, tuple[dict[str, Any], int, int]] = {
-    # name: (scenario, whole 47-prefecture games, whole 9-prefecture games); the first tenth of each has
-    # every report event checked too. Small rosters reach the crowded end-game positions more often.
-    "plain": ({}, 120, 500),
-    "renumber-every-elimination": ({"options": {"renumber_after_dead_picks": 0}}, 50, 300),
-    "mastermind": ({"mastermind": {"enabled": True}}, 70, 350),
+    # name: (scenario, quick 47-prefecture games screened, quick 9-prefecture games screened). Small
+    # rosters reach the crowded end-game positions more often.
+    "plain": ({}, 300, 1500),
+    "renumber-every-elimination": ({"options": {"renumber_after_dead_picks": 0}}, 300, 1500),
+    "mastermind": ({"mastermind": {"enabled": True}}, 300, 1500),
     "mastermind-variants": (
         {
             "mastermind": {
@@ -45,14 +52,47 @@ MODES: dict[str, tuple[dict[str, Any], int, int]] = {
                 "final_alliance": "reroll",
             }
         },
-        50,
         300,
+        1500,
     ),
-    "revival": ({"revival": {"enabled": True}}, 200, 0),
-    "revival+mastermind": ({"revival": {"enabled": True}, "mastermind": {"enabled": True}}, 150, 0),
-    "tag": ({"tag_match": {"enabled": True}}, 60, 350),
-    "tag-escape": ({"tag_match": {"enabled": True, "ally_inapplicable": "escape"}}, 40, 200),
+    "revival": ({"revival": {"enabled": True}}, 600, 0),
+    "revival+mastermind": ({"revival": {"enabled": True}, "mastermind": {"enabled": True}}, 600, 0),
+    "tag": ({"tag_match": {"enabled": True}}, 300, 1500),
+    "tag-escape": ({"tag_match": {"enabled": True, "ally_inapplicable": "escape"}}, 300, 1500),
 }
+WANTED = 2  # games reaching each event (fewer when the screen had fewer)
+
+
+def features(outcome: Outcome) -> set[str]:
+    """What a game reached: its ending and every rule event it counted, by how often (1, 2–3, 4–7, …)."""
+    return {f"ending:{outcome.kind}", *(f"{key}:{n.bit_length()}" for key, n in outcome.counters.items())}
+
+
+def quick_games(start: State, label: str, pool: int) -> list[tuple[bytes, Outcome]]:
+    """`pool` quick games from `start`, each with the key of its dice."""
+    ready = start_position(start)
+    assert ready is not None
+    keys = [
+        hashlib.sha256(f"test|{label}|{len(start.roster)}|{run}".encode()).digest() for run in range(pool)
+    ]
+    return [(key, play_position(ready, QuickDice(key).random)) for key in keys]
+
+
+def screened(games: list[tuple[bytes, Outcome]]) -> list[tuple[bytes, Outcome]]:
+    """The few games that between them reach every event any of `games` reached (each `WANTED` times
+    where it can), rarest events first; the first game is always kept, as an ordinary one."""
+    seen = Counter(f for _, outcome in games for f in features(outcome))
+    wanted = {f: min(WANTED, n) for f, n in seen.items()}
+    games, chosen = list(games), [games[0]]
+    del games[0]
+    while True:
+        for f in features(chosen[-1][1]):
+            wanted[f] -= 1
+        score = {i: sum(1 / seen[f] for f in features(o) if wanted[f] > 0) for i, (_, o) in enumerate(games)}
+        best = max(score, key=lambda i: score[i], default=None)
+        if best is None or score[best] == 0:
+            return chosen
+        chosen.append(games.pop(best))
 
 
 def check_position(state: State) -> None:
@@ -114,8 +154,7 @@ def check_ending(state: State) -> None:
         assert ending.kind in ("mastermind", "reconciled") and ending.winners[0] == mm.name
 
 
-def play(state: State, key: bytes, *, narrate: bool) -> State:
-    source = SeededSource(key)
+def play(state: State, source: RandomSource, *, narrate: bool) -> State:
     announced: list[str] = []
     tabled: list[str] = []
     for _ in range(100_000):
@@ -145,31 +184,39 @@ def play(state: State, key: bytes, *, narrate: bool) -> State:
 @pytest.mark.parametrize("mode", list(MODES))
 def test_invariants_over_whole_games(mode: str) -> None:
     scenario, big, small = MODES[mode]
-    endings: dict[str, int] = {}
-    for roster, games in ((None, big), (SMALL, small)):
-        if not games:
+    endings: Counter[str] = Counter()
+    for roster, pool in ((None, big), (SMALL, small)):
+        if not pool:
             continue
         start = br.initial_state(
             scenario if roster is None else {**scenario, "prefectures": [{"name": n} for n in roster]}
         )
-        for run in range(games):
-            key = hashlib.sha256(f"test|{mode}|{len(start.roster)}|{run}".encode()).digest()
-            state = play(start, key, narrate=run < games // 10)
+        games = quick_games(start, mode, pool)
+        chosen = screened(games)
+        seen = Counter(f for _, outcome in games for f in features(outcome))
+        reached = Counter(f for _, outcome in chosen for f in features(outcome))
+        assert all(reached[f] >= min(WANTED, n) for f, n in seen.items())
+        assert len(chosen) <= 40 < pool // 5
+        for n, (key, quick) in enumerate(chosen):
+            state = play(start, QuickDice(key), narrate=n % 2 == 0)
+            assert outcome_of(state) == quick  # the game the screen chose, step by step
             assert state.ending is not None
-            endings[state.ending.kind] = endings.get(state.ending.kind, 0) + 1
+            endings[state.ending.kind] += 1
     if scenario.get("mastermind"):
-        assert endings.get("mastermind", 0) > 0 and endings.get("winner", 0) > 0
+        assert endings["mastermind"] > 0 and endings["winner"] > 0
     else:
-        assert endings == {"winner": big + small}
+        assert set(endings) == {"winner"}
 
 
 def test_mastermind_identity_stays_secret_until_revealed() -> None:
     """Before the reveal no public line ties a name to the mastermind, lives or collaborators never show,
     and once it has faked its death its name only appears where the thread already saw it fall."""
     start = br.initial_state({"mastermind": {"enabled": True}})
+    hiding = {"mastermind_fake_deaths", "final_battles"}  # it faked its death, then was revealed
+    chosen = [key for key, quick in quick_games(start, "secret", 60) if hiding <= set(quick.counters)][:10]
     reveals = 0
-    for run in range(30):
-        state, source = start, SeededSource(hashlib.sha256(f"secret|{run}".encode()).digest())
+    for key in chosen:
+        state, source = start, QuickDice(key)
         lines: list[str] = []
         while (request := br.next_die(state)) is not None and not (
             state.mastermind and state.mastermind.revealed
@@ -188,7 +235,7 @@ def test_mastermind_identity_stays_secret_until_revealed() -> None:
                     assert "『" not in line, line
                 if hidden_before and mm.name in line:
                     assert line.startswith(("脱落順：", "今回の脱落：")), line
-    assert reveals > 15
+    assert reveals == len(chosen) >= 8
 
 
 @pytest.mark.parametrize("mode", ["plain", "mastermind", "revival+mastermind", "tag"])
@@ -196,6 +243,6 @@ def test_simulation_without_reports_plays_the_same_game(mode: str) -> None:
     start = br.initial_state(MODES[mode][0])
     for run in range(4):
         key = hashlib.sha256(f"same|{mode}|{run}".encode()).digest()
-        narrated = play(start, key, narrate=True)
+        narrated = play(start, SeededSource(key), narrate=True)
         quiet = br.play_game(start, SeededSource(key))
         assert br.state_to_dict(quiet) == br.state_to_dict(narrated)
