@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from urllib.parse import unquote_to_bytes
 
+from werkzeug.http import parse_options_header
 from werkzeug.sansio.multipart import Data, Epilogue, Field, File, MultipartDecoder, NeedData
-from werkzeug.wrappers import Request
+from werkzeug.wsgi import get_content_length, get_input_stream
 
 MAX_BODY = 256 * 1024  # far above any legal post (2048 characters of body), far below harm
 
@@ -20,15 +21,18 @@ class FormTooLarge(ValueError):
     pass
 
 
-def read_form(request: Request, encoding: str) -> dict[str, str]:
-    length = request.content_length
+def read_form(environ: dict, encoding: str) -> dict[str, str]:
+    """The fields of a WSGI request's form (Werkzeug's guarded input stream: never past the
+    Content-Length, nothing without one unless the server ends the stream)."""
+    length = get_content_length(environ)
     if length is not None and length > MAX_BODY:
         raise FormTooLarge(length)
-    raw = request.stream.read(MAX_BODY + 1)
+    raw = get_input_stream(environ).read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
         raise FormTooLarge(len(raw))
-    if request.mimetype == "multipart/form-data":
-        boundary = request.mimetype_params.get("boundary", "")
+    mimetype, params = parse_options_header(environ.get("CONTENT_TYPE", ""))
+    if mimetype.lower() == "multipart/form-data":
+        boundary = params.get("boundary", "")
         pairs = _multipart(raw, boundary.encode("latin-1")) if boundary else []
     else:
         pairs = _urlencoded(raw)

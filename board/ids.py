@@ -11,5 +11,5 @@ from datetime import date
 
 
 def daily_id(secret: bytes, board: str, client: str, day: date) -> str:
-    digest = hmac.new(secret, f"{board}|{day.isoformat()}|{client}".encode(), hashlib.sha256).digest()
+    digest = hmac.digest(secret, f"{board}|{day.isoformat()}|{client}".encode(), hashlib.sha256)
     return base64.b64encode(digest, altchars=b"+/").decode()[:8]

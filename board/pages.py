@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import regex
@@ -127,6 +128,8 @@ def read_page(
     )
 
 
+# The same few pages again and again (one per thread posted to): made once each.
+@lru_cache(maxsize=1024)
 def written_page(redirect: str) -> str:
     return render("written.html", redirect=redirect)
 
@@ -149,6 +152,7 @@ def error_page(error: PostError, *, name: str, mail: str, message: str, back: st
     )
 
 
+@lru_cache(maxsize=1024)
 def jbbs_written_page(redirect: str) -> str:
     return render("jbbs_written.html", redirect=redirect)
 

@@ -153,11 +153,11 @@ class PostingService:
             return self._write(board, form, client)
 
     def _write(self, board: Board, form: WriteForm, client: Client) -> Outcome:
-        settings = board.settings
-        refused = self._closed_to_posts(board, form.key)
+        settings = board.settings  # read once: the post is judged by one version of SETTING.TXT
+        refused = self._closed_to_posts(board, settings, form.key)
         if refused is not None:
             return refused
-        if client.confirm_cookies and self._needs_confirmation(board, client):
+        if client.confirm_cookies and self._needs_confirmation(settings, client):
             return NeedsConfirmation(form)
 
         amp_pass = settings.get("BBS_UNICODE") == "pass"
@@ -171,7 +171,7 @@ class PostingService:
         refused = (
             _header_too_long(settings, form.key, name, mail, subject)
             or _body_refused(settings, body)
-            or self._regulated(board, form.key, client)
+            or self._regulated(board.name, settings, form.key, client)
         )
         if refused is not None:
             return refused
@@ -179,46 +179,45 @@ class PostingService:
         now = self.clock()
         shown_name = dat_name(name, trip) if trip else name or settings.get("BBS_NONAME_NAME", "名無しさん")
         if form.key is None:
-            post = DatPost(shown_name, mail, self._date_id(board, client, now, starter=True), body, subject)
-            return self._open_thread(board, client, now, post)
-        first = board.first_post(form.key)
-        post = DatPost(shown_name, mail, self._date_id(board, client, now, starter_id=first.id), body)
-        return self._reply(board, form.key, client, post)
+            date_id = self._date_id(board, settings, client, now, starter=True)
+            return self._open_thread(board, client, now, DatPost(shown_name, mail, date_id, body, subject))
+        date_id = self._date_id(board, settings, client, now, starter_id=board.first_post(form.key).id)
+        return self._reply(board, settings, form.key, client, DatPost(shown_name, mail, date_id, body))
 
     @staticmethod
-    def _closed_to_posts(board: Board, key: str | None) -> PostError | None:
+    def _closed_to_posts(board: Board, settings: Settings, key: str | None) -> PostError | None:
         """The board is read-only, or the thread cannot take another post."""
-        settings = board.settings
         if settings.get("BBS_READONLY", "none") not in ("", "none"):
             return PostError(203)
         if key is None:
             return None
         if not THREAD_KEY.match(key):
             return PostError(900)
-        if not board.exists(key):
+        try:
+            dat = board.dat_state(key)
+        except BoardNotFound:
             return PostError(902)
         if board.is_stopped(key):
             return PostError(200)
         res_max = settings.res_max
-        if board.count(key) >= res_max:
+        if dat.count >= res_max:
             return PostError(201, res_max=res_max)
         datmax = settings.number("BBS_DATMAX")
-        if datmax and board.dat_path(key).stat().st_size // 1024 > datmax:
+        if datmax and dat.size // 1024 > datmax:
             return PostError(206)
         return None
 
-    def _regulated(self, board: Board, key: str | None, client: Client) -> PostError | None:
+    def _regulated(self, board: str, settings: Settings, key: str | None, client: Client) -> PostError | None:
         """Samba and 連投 for a reply, スレッド立てすぎ for a new thread.
 
         Called only once every other check has passed: samba counts the attempt it refuses.
         """
-        settings = board.settings
         if key is not None:
-            samba = self._regulation.samba(board.name, client.address, settings.number("BBS_SAMBATIME"))
+            samba = self._regulation.samba(board, client.address, settings.number("BBS_SAMBATIME"))
             if samba is not None:
                 return samba
             if self._regulation.consecutive(
-                board.name,
+                board,
                 key,
                 client.address,
                 settings.number("timecount"),
@@ -226,7 +225,7 @@ class PostingService:
             ):
                 return PostError(501)
         elif client.address != ADMIN_ADDRESS and self._regulation.too_many_threads(
-            board.name, client.address, settings
+            board, client.address, settings
         ):
             return PostError(500)
         return None
@@ -237,8 +236,8 @@ class PostingService:
         self._regulation.opened(board.name, client.address)
         return Written(board.name, key, 1, new_thread=True)
 
-    def _reply(self, board: Board, key: str, client: Client, post: DatPost) -> Written:
-        res_max = board.settings.res_max
+    def _reply(self, board: Board, settings: Settings, key: str, client: Client, post: DatPost) -> Written:
+        res_max = settings.res_max
         count = board.count(key) + 1
         extra = [over_limit(res_max)] if count == res_max else []
         number = board.append(key, post, age="sage" not in post.mail, extra=extra)
@@ -246,8 +245,7 @@ class PostingService:
         return Written(board.name, key, number, new_thread=False)
 
     @staticmethod
-    def _needs_confirmation(board: Board, client: Client) -> bool:
-        settings = board.settings
+    def _needs_confirmation(settings: Settings, client: Client) -> bool:
         if settings.get("SUBBBS_CGI_ON", "1") in ("", "0"):
             return False
         wanted = [
@@ -277,9 +275,14 @@ class PostingService:
 
     @staticmethod
     def _date_id(
-        board: Board, client: Client, now: datetime, *, starter: bool = False, starter_id: str = ""
+        board: Board,
+        settings: Settings,
+        client: Client,
+        now: datetime,
+        *,
+        starter: bool = False,
+        starter_id: str = "",
     ) -> str:
-        settings = board.settings
         stamp = format_date(now, settings.weekdays)
         if settings.checked("BBS_NO_ID"):
             return stamp

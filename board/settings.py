@@ -7,7 +7,7 @@ settingloader). Lines without `=` (such as a leading `board@xxxx`) are ignored, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULTS: dict[str, str] = {
@@ -49,14 +49,19 @@ class Settings:
     """SETTING.TXT values with typed accessors for the ones the server enforces."""
 
     values: Mapping[str, str]
+    # Numbers as read, by (key, default): a post asks for a dozen, and the values never change.
+    _numbers: dict[tuple[str, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def get(self, key: str, default: str = "") -> str:
         return self.values.get(key, default)
 
     def number(self, key: str, default: int = 0) -> int:
         """An integer setting; empty or malformed values count as `default` (0 = the check is off)."""
-        raw = self.values.get(key, "").strip()
-        return int(raw) if raw.isdigit() else default
+        known = self._numbers.get((key, default))
+        if known is None:
+            raw = self.values.get(key, "").strip()
+            known = self._numbers[key, default] = int(raw) if raw.isdigit() else default
+        return known
 
     def checked(self, key: str) -> bool:
         return self.values.get(key, "").strip() == "checked"

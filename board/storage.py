@@ -6,10 +6,11 @@
     DATA/NAME/board.json         what only the server knows: the ID secret, stopped threads
 
 Every change to a board happens under its lock (a thread lock plus an flock on DATA/NAME/.lock, so
-`threadgm board-admin` in another process is safe against a running server); a dat only ever grows
-by whole lines appended in one write, except for a deletion, which replaces the file atomically.
-subject.txt is held in memory between posts (`board.subject_index`), read again whenever another
-process has replaced it.
+`threadgm board-admin` in another process is safe against a running server; the lock file stays open
+while the board is); a dat only ever grows by whole lines appended in one write, except for a
+deletion, which replaces the file atomically. subject.txt (`board.subject_index`) and each dat's line
+count and first line (`board.dat_state`) are held in memory between posts, read again whenever
+another process has changed the file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import re
 import secrets
 import threading
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +29,7 @@ from pathlib import Path
 from board import settings as setting_file
 from board.cp932 import ENCODING, dat_lines, decode, encode
 from board.dat import DatPost, abone, parse_line
+from board.dat_state import DatState, DatStates
 from board.subject_index import THREAD_KEY, SubjectIndex, ThreadEntry
 
 __all__ = [
@@ -54,38 +57,45 @@ class Board:
         self.name = root.name
         self._lock = threading.RLock()
         self._lock_depth = 0
-        self._lock_file: object = None
-        self._settings: tuple[float, setting_file.Settings] | None = None
-        self._meta_cache: tuple[float, dict] | None = None
+        self._lock_fd: int | None = None
+        # Paths as strings: a post looks at several files, and a Path join costs more than the stat.
+        self._settings_path = str(root / "SETTING.TXT")
+        self._meta_path = str(root / "board.json")
+        self._dat_dir = str(root / "dat")
+        self._settings: tuple[int, setting_file.Settings] | None = None
+        self._meta_cache: tuple[int, dict] | None = None
         self._subject = SubjectIndex(root / "subject.txt")
+        self._dats = DatStates()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the board (re-entrant within a thread, exclusive across threads and processes)."""
         with self._lock:
             if self._lock_depth == 0:
-                handle = (self.path / ".lock").open("a")
-                fcntl.flock(handle, fcntl.LOCK_EX)
-                self._lock_file = handle
+                fcntl.flock(self._lock_file(), fcntl.LOCK_EX)
             self._lock_depth += 1
             try:
                 yield
             finally:
                 self._lock_depth -= 1
                 if self._lock_depth == 0:
-                    handle, self._lock_file = self._lock_file, None
-                    fcntl.flock(handle, fcntl.LOCK_UN)
-                    handle.close()
+                    fcntl.flock(self._lock_file(), fcntl.LOCK_UN)
+
+    def _lock_file(self) -> int:
+        if self._lock_fd is None:
+            fd = os.open(self.path / ".lock", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+            weakref.finalize(self, os.close, fd)
+            self._lock_fd = fd
+        return self._lock_fd
 
     # -- settings and server-side state ------------------------------------------------------
 
     @property
     def settings(self) -> setting_file.Settings:
         """SETTING.TXT, re-read whenever the file changes (an admin may edit it while serving)."""
-        path = self.path / "SETTING.TXT"
-        mtime = path.stat().st_mtime
+        mtime = os.stat(self._settings_path).st_mtime_ns
         if self._settings is None or self._settings[0] != mtime:
-            self._settings = (mtime, setting_file.load(path))
+            self._settings = (mtime, setting_file.load(Path(self._settings_path)))
         return self._settings[1]
 
     def update_settings(self, changes: Mapping[str, str]) -> None:
@@ -111,10 +121,10 @@ class Board:
 
     def _meta(self) -> dict:
         """board.json, re-read when another process (board-admin) has changed it."""
-        path = self.path / "board.json"
-        mtime = path.stat().st_mtime
+        mtime = os.stat(self._meta_path).st_mtime_ns
         if self._meta_cache is None or self._meta_cache[0] != mtime:
-            self._meta_cache = (mtime, json.loads(path.read_text("utf-8")))
+            with open(self._meta_path, encoding="utf-8") as meta:
+                self._meta_cache = (mtime, json.load(meta))
         return self._meta_cache[1]
 
     # -- threads -----------------------------------------------------------------------------
@@ -124,8 +134,20 @@ class Board:
             raise BoardNotFound(key)
         return self.path / "dat" / f"{key}.dat"
 
+    def _dat_file(self, key: str) -> str:
+        if not THREAD_KEY.match(key):
+            raise BoardNotFound(key)
+        return f"{self._dat_dir}/{key}.dat"
+
     def exists(self, key: str) -> bool:
-        return THREAD_KEY.match(key) is not None and self.dat_path(key).is_file()
+        return THREAD_KEY.match(key) is not None and os.path.isfile(self._dat_file(key))
+
+    def dat_state(self, key: str) -> DatState:
+        """The thread's line count, size and first line (BoardNotFound: no such thread)."""
+        try:
+            return self._dats.get(key, self._dat_file(key))
+        except FileNotFoundError:
+            raise BoardNotFound(key) from None
 
     def posts(self, key: str) -> list[DatPost]:
         """Every line of a thread, numbered from 1 by position (deleted posts included)."""
@@ -137,14 +159,11 @@ class Board:
 
     def first_post(self, key: str) -> DatPost:
         """Post 1 of a thread (its title, its starter's ID), read without the rest of the dat."""
-        try:
-            with self.dat_path(key).open("rb") as dat:
-                return parse_line(decode(dat.readline()))
-        except (FileNotFoundError, BoardNotFound):
-            raise BoardNotFound(key) from None
+        return parse_line(decode(self.dat_state(key).first_line))
 
     def count(self, key: str) -> int:
-        return self.dat_path(key).read_bytes().count(b"\n")
+        """The thread's lines (BoardNotFound: no such thread)."""
+        return self.dat_state(key).count
 
     def threads(self) -> list[ThreadEntry]:
         """subject.txt as entries, most recently aged first."""
@@ -153,17 +172,10 @@ class Board:
     def append(self, key: str, post: DatPost, *, age: bool, extra: Iterable[DatPost] = ()) -> int:
         """Append a post (and any lines the server adds after it); return the post's number."""
         with self.locked():
-            path = self.dat_path(key)
-            if not path.is_file():
-                raise BoardNotFound(key)
             number = self.count(key) + 1
             data = encode(post.line()) + b"".join(encode(line.line()) for line in extra)
-            with path.open("ab") as dat:
-                dat.write(data)
-            with path.open("rb") as dat:
-                first = dat.readline()
-            # Under the lock nobody else appends: the count is the one before plus what was written.
-            self._touch_subject(key, first, number - 1 + data.count(b"\n"), age=age)
+            after = self._dats.append(key, self._dat_file(key), data)
+            self._touch_subject(key, after.first_line, after.count, age=age)
             return number
 
     def create_thread(self, first_key: int, post: DatPost) -> str:
@@ -186,6 +198,7 @@ class Board:
                 raise IndexError(f"{key} has no post {number}")
             lines[number - 1] = encode(abone(self.settings.get("BBS_DELETE_NAME", "あぼーん")).line())
             self._replace(self.dat_path(key), b"".join(lines))
+            self._dats.forget(key)
 
     def _touch_subject(self, key: str, first_line: bytes, count: int, *, age: bool) -> None:
         """The thread's subject.txt line from its dat's first line (the title) and its line count."""

@@ -85,9 +85,15 @@ class SubjectIndex:
         keys.insert(at, entry.key)
         entries.insert(at, entry)
         lines.insert(at, encode(entry.line()))
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_bytes(b"".join(lines))
-        signature = _signature(os.stat(tmp))  # a rename keeps inode, size and mtime
+        tmp = f"{self.path}.tmp"
+        data = memoryview(b"".join(lines))
+        out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        try:
+            while data:
+                data = data[os.write(out, data) :]
+            signature = _signature(os.fstat(out))  # a rename keeps inode, size and mtime
+        finally:
+            os.close(out)
         os.replace(tmp, self.path)
         self._snapshot = _Snapshot(signature, tuple(keys), tuple(entries), tuple(lines))
 

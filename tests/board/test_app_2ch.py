@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
+from urllib.parse import quote
+
+from werkzeug.http import parse_date
+from werkzeug.wrappers import Response
 
 from board.admin import open_thread
 from board.errors import PostError
@@ -33,6 +38,28 @@ def test_new_thread_then_reply_gives_the_dat_lines_of_a_real_server(harness: Boa
     assert second.split("<>")[3] == "&gt;&gt;1 安価 & &lt;b&gt;太字&lt;/b&gt;"
     assert second.split("<>")[4] == ""
     assert second.split("<>")[2].startswith("2026/11/29(日) 21:22:25 ID:")
+
+
+def test_the_answer_to_a_post_is_the_page_werkzeug_would_send_with_the_remembered_cookies(
+    harness: BoardHarness,
+) -> None:
+    client = harness.client()
+    key = new_thread(client)
+    answer = post_2ch(client, key=key, FROM="名前 ◆x#鍵", mail="sage", MESSAGE="本文")
+    body = answer.get_data()
+    assert "書きこみました".encode("cp932") in body
+    expected = Response(body, content_type="text/html; charset=Shift_JIS")
+    expected.set_cookie("NAME", quote("名前 ◆x#鍵"), max_age=30 * 24 * 3600, path="/")
+    expected.set_cookie("MAIL", "sage", max_age=30 * 24 * 3600, path="/")
+
+    def shape(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        return [(name, re.sub(r"Expires=[^;]+", "Expires=…", value)) for name, value in headers]
+
+    assert shape(list(answer.headers.items())) == shape(list(expected.headers.items()))
+    assert client.get_cookie("NAME").value == quote("名前 ◆x#鍵")
+    assert client.get_cookie("MAIL").value == "sage"
+    expires = re.search(r"Expires=([^;]+)", answer.headers.getlist("Set-Cookie")[0])[1]
+    assert abs(parse_date(expires).timestamp() - time.time() - 30 * 24 * 3600) < 5
 
 
 def test_subject_txt_and_setting_txt_are_cp932_in_the_documented_shape(harness: BoardHarness) -> None:
