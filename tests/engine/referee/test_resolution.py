@@ -11,8 +11,9 @@ from dataclasses import replace
 
 import pytest
 
+from engine.rng import SeededSource
 from engine.rules import REGISTRY
-from engine.ruleset import HoldsSeats, Order
+from engine.ruleset import AssumesOrders, HoldsSeats, Order
 from store.records import OrderRecord
 from tests.referee_harness import GM_TRIP, START, THREAD, PureGame, posted
 
@@ -25,9 +26,11 @@ class _Watched(GUESS):  # type: ignore[misc, valid-type]
     def __init__(self) -> None:
         super().__init__()
         self.given: list[tuple[list[Order], object]] = []
+        self.dice: list[tuple[int, int]] = []  # a public and a secret die of each resolution's source
 
     def resolve_timed(self, state, orders, source, deadline):  # type: ignore[no-untyped-def]
         self.given.append((list(orders), deadline))
+        self.dice.append((source.stream("probe").roll(10**9), source.stream("secret/probe").roll(10**9)))
         return super().resolve_timed(state, orders, source, deadline)
 
 
@@ -39,6 +42,13 @@ class _Seats(_Watched, HoldsSeats):
 
     def check(self, state, order):  # type: ignore[no-untyped-def]
         return None if order.author.endswith("◆SEATSEATSE") else super().check(state, order)
+
+
+class _Defaults(_Watched, AssumesOrders):
+    """…where a player who sends nothing guesses the middle of the range."""
+
+    def missing(self, state, player):  # type: ignore[no-untyped-def]
+        return self.parse_line(f"＜予想＞{state.sides // 2}")
 
 
 def watched(rules: _Watched) -> PureGame:
@@ -121,3 +131,31 @@ def test_a_writer_who_speaks_for_a_player_has_sent_that_players_orders() -> None
     assert posted(plain.poll([plain.post("状態", "GM", GM_TRIP)], minutes=1))[0].split("\n")[1] == (
         "【GM】ピリオド1・締切 12/01 21:00・未提出: ボブ"
     )
+
+
+def test_the_silent_play_the_rulesets_default_as_orders_of_post_zero_in_turn() -> None:
+    rules = _Defaults()
+    game = watched(rules)
+    game.setup = replace(game.setup, scenario={**game.setup.scenario, "sides": 60})
+    game.poll(minutes=65)
+    ((orders, _),) = rules.given
+    assert orders == [
+        Order(0, 0, "アリス", "アリス", 30, "＜予想＞30"),
+        Order(0, 1, "ボブ", "ボブ", 30, "＜予想＞30"),
+    ]
+
+
+def test_a_periods_dice_are_its_key_and_the_secret_ones_the_rules_secret(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    rules = _Watched()
+    game = watched(rules)
+    game.poll([game.post("＜予想＞40", "アリス")], minutes=5)
+    with caplog.at_level(logging.INFO, logger="threadgm"):
+        game.poll(minutes=65)
+    public = SeededSource(game.setup.period_key(1)).stream("probe").roll(10**9)
+    secret = SeededSource(game.setup.rules_secret).stream("secret/probe").roll(10**9)
+    assert rules.dice == [(public, secret)]
+    assert "guess: period 1 resolved with 1 order(s)" in caplog.messages
+    # the stored state is JSON a person can read in the database: names as written
+    assert '"アリス"' in game.store.resolution("guess", 1).state
