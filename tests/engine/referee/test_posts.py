@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+from engine import keys
 from engine.referee import PostView
 from engine.referee.ledger import Outgoing
 from store.changes import Log, MarkHandled
@@ -131,3 +132,25 @@ def test_a_gms_step_post_runs_the_commands_before_the_step_first_and_the_rest_af
     )
     assert ">>3\n受け付けられません：シーンはGMだけが使えます" in refused
     assert [text.split("\n")[1] for text in refused if "手番" in text] == ["DysTopiA・手番4"]
+
+
+def test_each_days_dice_key_is_committed_before_its_dice_and_revealed_after_its_day() -> None:
+    game = PureGame("dice")
+    game.poll([game.post("2D6", "a")])
+    day1, day2, day3 = (keys.period_key(bytes(32), "dice", f"2026-12-0{n}") for n in (1, 2, 3))
+    first = f"dice/{THREAD.key}/2-2/2026-12-01+2026-12-02/0"
+    assert [(p.period, p.commitment, p.committed_in, p.revealed_in) for p in game.store.periods("dice")] == [
+        ("2026-12-01", keys.commitment(day1), first, None),
+        ("2026-12-02", keys.commitment(day2), first, None),
+    ]
+    answer = posted(game.poll([game.post("1D6", "b")], minutes=60 * 24))[0]  # the next day
+    assert answer.startswith(
+        f"【ダイス検証】\n鍵 2026-12-01: {day1.hex()}\n鍵のハッシュ(SHA-256) 2026-12-03: {keys.commitment(day3)}\n"
+        "threadgm verify でこのスレの出目を全て再計算できます"
+    )
+    second = f"dice/{THREAD.key}/3-3/2026-12-03+2026-12-01/0"
+    assert [(p.period, p.committed_in, p.revealed_in) for p in game.store.periods("dice")] == [
+        ("2026-12-01", first, second),  # revealed the day after, its commitment kept
+        ("2026-12-02", first, None),
+        ("2026-12-03", second, None),
+    ]
