@@ -1,0 +1,106 @@
+"""The receipt as the pure referee decides it: 取消 withdraws only its writer's own earlier accepted
+orders of the period, the orders are stored with the receipt that took them, a ruleset that weighs an
+order against the period's earlier ones (`AnnotatesReceipts`) refuses or remarks on it, and an order
+whose check raises is that post's problem: answered with the internal error, logged, the rest taken."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import pytest
+
+from engine.referee.isolation import INTERNAL_ERROR
+from engine.rules import REGISTRY
+from engine.ruleset import AnnotatesReceipts
+from tests.referee_harness import THREAD, PureGame, posted
+
+GUESS = type(REGISTRY.get("guess"))
+
+
+class _Weighed(GUESS, AnnotatesReceipts):  # type: ignore[misc, valid-type]
+    """The guess game where a number somebody already guessed this period is refused, and a guess
+    next to an earlier one is remarked on."""
+
+    def void(self, state, order, earlier):  # type: ignore[no-untyped-def]
+        taken = [o.command for o in earlier if o.player != order.player]
+        return f"{order.command} は他の人が予想済みです" if order.command in taken else None
+
+    def remark(self, state, order, earlier):  # type: ignore[no-untyped-def]
+        return "となりの数があります" if any(abs(o.command - order.command) == 1 for o in earlier) else None
+
+
+class _Fragile(GUESS):  # type: ignore[misc, valid-type]
+    """The guess game whose check raises on 13 (a bug in a game's rules)."""
+
+    def check(self, state, order):  # type: ignore[no-untyped-def]
+        if order.command == 13:
+            raise RuntimeError("unlucky")
+        return super().check(state, order)
+
+
+def game_of(rules: object, players: str = '["アリス", "ボブ", "カレン"]') -> PureGame:
+    game = PureGame("guess", f"players = {players}\nsides = 100\nrounds = 3\n")
+    game.setup = replace(game.setup, dice=False, ruleset=rules)
+    game.poll()
+    return game
+
+
+def test_cancel_withdraws_only_the_writers_own_accepted_orders_of_this_period() -> None:
+    game = game_of(GUESS())
+    game.poll([game.post("＜予想＞10", "アリス")], minutes=5)
+    game.poll(minutes=65)  # period 1 resolved
+    game.poll(
+        [
+            game.post("＜予想＞20", "アリス"),
+            game.post("＜予想＞30", "ボブ"),
+            game.post("＜予想＞0", "アリス"),
+        ],
+        minutes=5,
+    )
+    game.poll([game.post("取消", "アリス")], minutes=1)
+    statuses = {(o.period, o.post, o.canonical): o.status for o in game.store.orders("guess")}
+    assert statuses == {
+        (1, 2, "＜予想＞10"): "accepted",  # the last period's: as resolved
+        (2, 3, "＜予想＞20"): "cancelled",
+        (2, 4, "＜予想＞30"): "accepted",  # someone else's
+        (2, 5, "＜予想＞0"): "rejected",  # refused at its receipt: stays so
+    }
+
+
+def test_the_orders_are_stored_with_the_receipt_that_took_them() -> None:
+    game = game_of(GUESS())
+    decided = game.poll([game.post("＜予想＞40", "アリス")], minutes=5)
+    (order,) = game.store.orders("guess")
+    answer = next(c for c in decided.changes if getattr(c, "kind", "") == "answer")
+    assert order.receipt == f"{answer.base}/0" == f"guess/{THREAD.key}/2-2//0"
+
+
+def test_a_ruleset_that_weighs_orders_refuses_or_remarks_against_this_periods_earlier_ones() -> None:
+    game = game_of(_Weighed())
+    game.poll([game.post("＜予想＞40", "アリス")], minutes=5)
+    game.poll(minutes=65)  # period 1: 40 is not period 2's
+    game.poll([game.post("＜予想＞40", "ボブ")], minutes=5)
+    receipt = posted(game.poll([game.post("＜予想＞40\n＜予想＞41", "カレン")], minutes=1))
+    assert receipt == [
+        "【受付 ピリオド2（締切 12/01 22:00）】\n>>4 ＜予想＞41（となりの数があります）\n受け付けられなかった命令:\n"
+        ">>4 ＜予想＞40 → 40 は他の人が予想済みです"
+    ]
+    stored = {(o.post, o.canonical): (o.status, o.reason) for o in game.store.orders("guess")}
+    assert stored[(4, "＜予想＞40")] == ("rejected", "40 は他の人が予想済みです")
+    assert stored[(3, "＜予想＞40")] == ("accepted", "")
+
+
+def test_an_order_whose_check_raises_is_its_posts_problem_and_the_others_are_taken(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = game_of(_Fragile())
+    with caplog.at_level(logging.ERROR, logger="threadgm"):
+        decided = game.poll([game.post("＜予想＞13", "アリス"), game.post("＜予想＞40", "ボブ")], minutes=5)
+    assert posted(decided) == [
+        f"【受付 ピリオド1（締切 12/01 21:00）】\n>>3 ＜予想＞40\n\n>>2\n{INTERNAL_ERROR}"
+    ]
+    assert "guess: orders of post 2 failed; answered as an internal error" in caplog.messages
+    assert [(o.post, o.status) for o in game.store.orders("guess")] == [(3, "accepted")]
+    alone = posted(game.poll([game.post("＜予想＞13", "カレン")], minutes=1))
+    assert alone == [f">>4\n{INTERNAL_ERROR}"]  # nothing taken: no receipt at all
