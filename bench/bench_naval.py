@@ -193,9 +193,11 @@ def _cpu(action: Callable[..., object], *args: Any) -> tuple[float, Any]:
     return time.process_time() - began, value
 
 
-def _json(resolution: Any) -> str:
-    """The period's JSON as `adjudicate --format json` writes it (compact: the C encoder)."""
-    return json.dumps(naval.resolution_to_dict(resolution), ensure_ascii=False, separators=(",", ":"))
+def _json(resolution: Any, report: Any) -> str:
+    """The period's JSON as `adjudicate --format json` makes it: the report's result and the next
+    state, compact (the C encoder)."""
+    data = {**report.meta["result"], "state": naval.state_to_dict(resolution.state)}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def period(shape: str, repeats: int = REPEATS) -> None:
@@ -212,7 +214,7 @@ def period(shape: str, repeats: int = REPEATS) -> None:
         figures["resolve"].append(seconds)
         seconds, report = _cpu(build_report, resolution)
         figures["report"].append(seconds)
-        seconds, text = _cpu(_json, resolution)
+        seconds, text = _cpu(_json, resolution, report)
         figures["json"].append(seconds)
     counts: dict[str, int] = {}
     for result in resolution.results:

@@ -15,6 +15,7 @@ island, or `[ISLAND] v1 v2 ...`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -93,7 +94,7 @@ class NavalOrder:
     island: str | None = None
     post: int | None = None
 
-    @property
+    @functools.cached_property  # the receipt, the order list and the report each ask for it
     def canonical(self) -> str:
         """The order as the page writes it: `＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05`."""
         if self.to_hex is not None:

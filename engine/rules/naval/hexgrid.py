@@ -9,6 +9,8 @@ coordinates, where they are simple.
 
 from __future__ import annotations
 
+import functools
+
 Hex = tuple[int, int]
 
 
@@ -23,10 +25,12 @@ def from_cube(q: int, r: int) -> Hex:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    """Hexes between two hexes (0 for the same hex, 1 for neighbours)."""
-    aq, ar, as_ = to_cube(a)
-    bq, br, bs = to_cube(b)
-    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
+    """Hexes between two hexes (0 for the same hex, 1 for neighbours): the cube distance, written out
+    (a period measures thousands)."""
+    (ax, ay), (bx, by) = a, b
+    dq = ax - (ay + (ay & 1)) // 2 - bx + (by + (by & 1)) // 2
+    dr = ay - by
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def neighbours(hex_: Hex) -> list[Hex]:
@@ -48,19 +52,23 @@ def _cube_round(q: float, r: float) -> tuple[int, int]:
 def line(a: Hex, b: Hex) -> list[Hex]:
     """The hexes a straight flight from a to b passes over, both ends included.
 
-    A tiny nudge keeps points that fall exactly on a hex edge on one consistent side."""
-    n = distance(a, b)
-    if n == 0:
-        return [a]
+    A tiny nudge keeps points that fall exactly on a hex edge on one consistent side. The route is
+    the same wherever it starts, in cube coordinates: the nudge (1e-6) is far from every rounding
+    edge (at least 1/(2n) away for a route of n hexes) and far above the float error of a start up to
+    MAX_MAP, so the steps are computed once per (dq, dr) and moved to `a`."""
     aq, ar, _ = to_cube(a)
     bq, br, _ = to_cube(b)
+    return [from_cube(aq + q, ar + r) for q, r in _steps(bq - aq, br - ar)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _steps(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
+    """The cube offsets of the straight route from (0, 0) by (dq, dr)."""
+    n = max(abs(dq), abs(dr), abs(dq + dr))
+    if n == 0:
+        return ((0, 0),)
     eps_q, eps_r = 1e-6, 2e-6
-    route: list[Hex] = []
-    for i in range(n + 1):
-        t = i / n
-        q, r = _cube_round(aq + eps_q + (bq - aq) * t, ar + eps_r + (br - ar) * t)
-        route.append(from_cube(q, r))
-    return route
+    return tuple(_cube_round(eps_q + dq * t, eps_r + dr * t) for t in (i / n for i in range(n + 1)))
 
 
 def within(center: Hex, hexes: list[Hex], reach: int) -> bool:

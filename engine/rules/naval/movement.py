@@ -13,7 +13,16 @@ from engine.rules.naval.grammar import NavalOrder
 from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.plan import Entry, Operation
 from engine.rules.naval.results import MOVED, OrderResult
-from engine.rules.naval.state import CARRIER, CATEGORY_NAMES, FIGHTER, Evacuation, NavalState, Options, Unit
+from engine.rules.naval.state import (
+    CARRIER,
+    CATEGORY_NAMES,
+    FIGHTER,
+    Evacuation,
+    NavalState,
+    Options,
+    Unit,
+    copy_unit,
+)
 
 
 class FleetMoves:
@@ -25,6 +34,7 @@ class FleetMoves:
     stranded: dict[str, Evacuation]  # fighters waiting to evacuate
     removed: dict[str, int]  # unit → the order that removed it
     events: list[str]
+    known: dict[str, Unit]  # the units as the period began, which `state` shares until one changes
 
     _take_off: Callable[[Unit, list[Hex], int], Operation]  # the resolver's: interception is decided there
 
@@ -57,6 +67,7 @@ class FleetMoves:
             )
             return result
         self.occupants[unit.hex].discard(unit.id)
+        unit = self._changing(unit)
         unit.hex = destination
         self.occupants[destination].add(unit.id)
         result.result = MOVED
@@ -92,6 +103,7 @@ class FleetMoves:
             return result
         evacuation.fighters.remove(fighter.id)
         del self.stranded[fighter.id]
+        fighter = self._changing(fighter)
         fighter.base, fighter.hex = order.target, None
         self.carried[order.target].add(fighter.id)
         operation = self._take_off(fighter, naval_hex.line(evacuation.hex, base_hex), entry.index)
@@ -136,6 +148,13 @@ class FleetMoves:
             return f"{host}島が{fighter.island}島の退避を許可していないため{base}には退避できません"
         return host, base_hex
 
+    def _changing(self, unit: Unit) -> Unit:
+        """The period's own copy of `unit`, to change (the state it began with stays as it was)."""
+        if self.known.get(unit.id) is unit:
+            unit = copy_unit(unit)
+            self.state.units[unit.id] = unit
+        return unit
+
     # --- removal ----------------------------------------------------------------------------------
 
     def _remove(self, unit_id: str, index: int) -> None:
@@ -159,7 +178,7 @@ class FleetMoves:
             return
         assert carrier.hex is not None
         for fighter_id in fighters:
-            fighter = self.state.units[fighter_id]
+            fighter = self._changing(self.state.units[fighter_id])
             fighter.base, fighter.hex = None, carrier.hex
         allowed = len(fighters) // 2
         evacuation = Evacuation(carrier.id, carrier.island, carrier.hex, self.period, list(fighters), allowed)

@@ -15,7 +15,7 @@ from engine.rules.naval.hexgrid import Hex
 from engine.rules.naval.state import NavalState, canonical_ids, unit_island, unit_key
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One order line of the period, numbered in posting order, with the island that issued it."""
 
@@ -63,8 +63,8 @@ class Plan:
 
     def _canonical(self, unit_id: str | None) -> str | None:
         """The id as the scenario writes it, so `ABC-DD-A-1` finds `ABC-DD-A-01` (the lookup is built
-        the first time an id is not found as written)."""
-        if unit_id is None or unit_id in self.known:
+        the first time an id is not found as written; an island code, without a dash, is no id)."""
+        if unit_id is None or unit_id in self.known or "-" not in unit_id:
             return unit_id
         if self._by_key is None:
             self._by_key = canonical_ids(self.known)
@@ -73,10 +73,13 @@ class Plan:
     def _entry(self, number: int, order: ParsedOrder) -> Entry:
         if isinstance(order, NavalOrderError):
             return Entry(number, order, order.island)
-        unit = self._canonical(order.unit) or order.unit
-        target = self._canonical(order.target)
-        if unit != order.unit or target != order.target:
-            order = replace(order, unit=unit, target=target)
-        island = order.island or unit_island(unit)
+        unit, target = order.unit, order.target
         known = self.known.get(unit)
-        return Entry(number, order, island, owned=known is not None and known.island == island)
+        if known is None or (target is not None and target not in self.known):
+            unit = self._canonical(unit) or unit
+            target = self._canonical(target)
+            if unit != order.unit or target != order.target:
+                order = replace(order, unit=unit, target=target)
+            known = self.known.get(unit)
+        island = order.island or unit_island(unit)
+        return Entry(number, order, island, known is not None and known.island == island)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from engine.rng import DiceError, RandomSource
+from engine.rng import DiceError, RandomSource, SeededDice
 from engine.rules.naval.results import LETTERS, RandomUse
 
 
@@ -51,6 +51,8 @@ def _draw(source: RandomSource, island: str, count: int) -> list[int]:
     values: list[int] = []
     try:
         dice = source.stream(f"naval/{island}")
+        if isinstance(dice, SeededDice):  # the island's numbers in one call (the same as one by one)
+            return dice.roll_many(100, count)
         for _ in range(count):
             values.append(dice.roll(100))
     except DiceError:

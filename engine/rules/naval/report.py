@@ -59,25 +59,21 @@ def _order_line(result: OrderResult) -> tuple[Line, str]:
     """The order's line and the same as bare text (`Line.plain`), built together: a period may have
     ten thousand of them."""
     label, how, outcome = order_label(result), _how(result), outcome_text(result)
-    spans: list[Span] = []
-    head = ""
-    if result.post is not None:
-        spans += [Anchor(result.post), _SPACE]
-        head = f">>{result.post} "
-    spans.append(Text(label))
+    text = f"{label} → {how} → {outcome}" if how else f"{label} → {outcome}"
+    spans: tuple[Span, ...]
     if how:
-        spans += [_ARROW, Text(how)]
-        text = f"{head}{label} → {how} → {outcome}"
+        spans = (Text(label), _ARROW, Text(how), _ARROW, Strong(outcome))
     else:
-        text = f"{head}{label} → {outcome}"
-    spans += [_ARROW, Strong(outcome)]
-    return Line(tuple(spans)), text
+        spans = (Text(label), _ARROW, Strong(outcome))
+    if result.post is not None:
+        return Line((Anchor(result.post), _SPACE, *spans)), f">>{result.post} {text}"
+    return Line(spans), text
 
 
 def randoms_table(resolution: Resolution, count: int) -> Block:
     letters = list(LETTERS[:count])
     rows = [
-        [island, *(str(v) for v in values), *("-" * (count - len(values)))]
+        [island, *map(str, values), *("-" * (count - len(values)))]
         for island, values in resolution.randoms.items()
     ]
     return table(rows, header=["島", *letters])
@@ -92,16 +88,19 @@ def build_report(resolution: Resolution) -> Report:
         section(heading("乱数"), randoms_table(resolution, count)),
         heading("戦闘結果"),
     ]
-    built = [_order_line(result) for result in resolution.results]
-    blocks += [shown for shown, _ in built] or [line("このピリオドの命令はありません")]
+    # The structured result takes each order line's text as it is built, and leaves out the next
+    # state: whoever keeps or prints the state converts it once (the store, `threadgm adjudicate`).
+    orders: list[dict[str, Any]] = []
+    add_block, add_order = blocks.append, orders.append
+    for result in resolution.results:
+        shown, text = _order_line(result)
+        add_block(shown)
+        add_order(result_to_dict(result, text))
+    if not orders:
+        blocks.append(line("このピリオドの命令はありません"))
     if resolution.events:
         blocks.append(section(heading("艦載機"), *(line(event) for event in resolution.events)))
     posts = sorted({result.post for result in resolution.results if result.post is not None})
-    # The structured result reuses the order lines just built, and leaves out the next state: whoever
-    # keeps or prints the state converts it once (the store, `threadgm adjudicate`).
-    orders = [
-        result_to_dict(result, text) for result, (_, text) in zip(resolution.results, built, strict=True)
-    ]
     data = _resolution_data(resolution, orders)
     return Report(tuple(blocks), tuple(posts), "naval-period", {"result": data})
 

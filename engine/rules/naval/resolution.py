@@ -16,6 +16,7 @@ moves and evacuations `movement.py`'s.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -46,7 +47,7 @@ from engine.rules.naval.state import (
     TRANSPORT,
     NavalState,
     Unit,
-    clone,
+    working_copy,
 )
 
 TARGET_GONE = "攻撃対象が存在せず無効"
@@ -86,14 +87,14 @@ class _Period(FleetMoves):
         randoms: PeriodRandoms,
         failing: frozenset[int],
     ) -> None:
-        self.state = clone(state)
+        self.state = working_copy(state)  # a unit is copied when it changes (`_changing`)
         self.period = state.period
         self.options = state.options
         self.randoms = randoms
         self.failing = failing  # interceptions whose fighter cannot act when their turn comes
         self.live_at_take_off: set[int] = set()
         self.cannot_act: set[int] = set()
-        self.acted: dict[str, list[int]] = defaultdict(list)  # the orders each unit carried out
+        self.acted: dict[str, list[int]] = {}  # the orders each unit carried out
         self.removed: dict[str, int] = {}
         self.voided: dict[int, str] = {}
         self.operations: dict[str, Operation] = {}
@@ -109,7 +110,7 @@ class _Period(FleetMoves):
         self.stranded = {
             fighter: evacuation for evacuation in self.state.evacuations for fighter in evacuation.fighters
         }
-        self.known = plan.known  # the units as the period began (the clone above is what changes)
+        self.known = plan.known  # the units as the period began (shared until one changes)
         self.entries = plan.entries
         self.orders_of, self.attacks_on, self.intercepts_on = (
             plan.orders_of,
@@ -148,7 +149,7 @@ class _Period(FleetMoves):
         else:
             result = self._move(entry, base)
         if result.result != VOID or result.reason.startswith(INTERCEPTED):  # the unit did act
-            self.acted[order.unit].append(entry.index)
+            self.acted.setdefault(order.unit, []).append(entry.index)
         return result
 
     def _unable(self, fighter_id: str) -> bool:
@@ -166,7 +167,7 @@ class _Period(FleetMoves):
             return (
                 f"{entry.island}島のユニットではないため命令できません（{unit}は{self.known[unit].island}島）"
             )
-        done = self.acted[unit]
+        done = self.acted.get(unit, ())
         if len(done) >= self.options.orders_per_unit:
             limit = self.options.orders_per_unit
             return f"{unit}への命令は1ピリオド{limit}回まで（先行入力優先：{done[0]}番目の命令を実行済み）"
@@ -294,9 +295,13 @@ class _Period(FleetMoves):
     def _forced_a_condition(self, index: int, target_id: str) -> tuple[int, str] | None:
         """Forced defeat A: the unit attacked here has, later in the list, a ＜移動＞ or an ＜攻撃＞ on a
         unit that is not fighting it (one that did not ＜攻撃＞ it before that order)."""
-        j = next((k for k in self.orders_of.get(target_id, ()) if k > index), None)
-        if j is None:
+        later_orders = self.orders_of.get(target_id)
+        if not later_orders:
             return None
+        at = bisect_right(later_orders, index)  # each unit's orders are listed in posting order
+        if at == len(later_orders):
+            return None
+        j = later_orders[at]
         later = self.entries[j - 1].order
         assert isinstance(later, NavalOrder)
         if later.kind == "move":

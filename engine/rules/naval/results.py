@@ -23,7 +23,7 @@ class RandomUse:
     value: int
 
 
-@dataclass
+@dataclass(slots=True)  # one per order of a period: slots make each lighter and quicker to fill
 class OrderResult:
     """The outcome of one order. `strengths` are (acting unit, opponent); `work` shows the judgement."""
 

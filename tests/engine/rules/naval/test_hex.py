@@ -5,8 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.rules.naval.hexgrid import distance, line, neighbours, within
+from engine.rules.naval.hexgrid import _cube_round, distance, from_cube, line, neighbours, to_cube, within
+from engine.rules.naval.state import MAX_MAP
 
 # 箱庭諸島's neighbour rule: an even row sits half a hex to the right of the odd rows around it.
 HAKONIWA_EVEN = {(1, 2), (3, 2), (2, 1), (3, 1), (2, 3), (3, 3)}  # around (2, 2)
@@ -49,3 +52,38 @@ def test_within_reach_of_any_hex_on_a_route() -> None:
     assert within((9, 3), route, 4)
     assert not within((1, 3), route, 4)
     assert within((5, 3), route, 5)
+
+
+def _line_as_first_written(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    """The route computed point by point from `a` (the code before routes were moved from a cache)."""
+    n = distance(a, b)
+    if n == 0:
+        return [a]
+    aq, ar, _ = to_cube(a)
+    bq, br, _ = to_cube(b)
+    route = []
+    for i in range(n + 1):
+        t = i / n
+        q, r = _cube_round(aq + 1e-6 + (bq - aq) * t, ar + 2e-6 + (br - ar) * t)
+        route.append(from_cube(q, r))
+    return route
+
+
+def _cube_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
+    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
+
+
+_ON_THE_MAP = st.tuples(st.integers(0, MAX_MAP - 1), st.integers(0, MAX_MAP - 1))
+_NEAR = st.tuples(st.integers(-12, 12), st.integers(-12, 12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ON_THE_MAP, st.one_of(_ON_THE_MAP, _NEAR))
+def test_a_route_moved_from_its_offsets_is_the_route_computed_from_its_start(
+    a: tuple[int, int], b: tuple[int, int]
+) -> None:
+    if -12 <= b[0] <= 12 and -12 <= b[1] <= 12:  # a short flight: what a period mostly has
+        b = (min(max(a[0] + b[0], 0), MAX_MAP - 1), min(max(a[1] + b[1], 0), MAX_MAP - 1))
+    assert distance(a, b) == _cube_distance(a, b)
+    assert line(a, b) == _line_as_first_written(a, b)
