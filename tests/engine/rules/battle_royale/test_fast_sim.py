@@ -4,13 +4,14 @@ must give the same game — winners, battles, dice, who fell in which order, eve
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from engine.rules import battle_royale as br
-from engine.rules.battle_royale.chances import position_seed, status_blocks
+from engine.rules.battle_royale.chances import STATUS_RUNS_SPECIAL, position_seed, status_blocks, status_runs
 from engine.rules.battle_royale.fast_sim import (
     Outcome,
     QuickDice,
@@ -22,7 +23,7 @@ from engine.rules.battle_royale.fast_sim import (
     start_position,
 )
 from engine.rules.battle_royale.ruleset import AUTOMATIC
-from engine.rules.battle_royale.sim import simulate, simulate_from
+from engine.rules.battle_royale.sim import run_key, simulate, simulate_from
 from engine.rules.battle_royale.state import State, state_to_dict
 from scheduler import main
 from tests.engine.rules.battle_royale.helpers import prepared
@@ -241,3 +242,24 @@ def test_cli_simulates_from_a_stored_state(tmp_path: Path) -> None:
         main, ["simulate", "battle-royale", "--from", str(stored), "--scenario", str(stored)]
     )
     assert both.exit_code != 0 and "どちらか一方" in both.output
+
+
+@pytest.mark.parametrize(
+    ("season", "battles"), [({"tag_match": {"enabled": True}}, 30), ({"revival": {"enabled": True}}, 12)]
+)
+def test_status_in_a_special_season_shows_the_step_machine_s_games(season: dict, battles: int) -> None:
+    """状態's 優勝予想 in a タッグマッチ or 地区復活 season: its games are the quick game's, and they are
+    the games the step machine plays on the same dice."""
+    state = after_battles(battles, season)
+    runs, seed = status_runs(state), position_seed(state)
+    assert runs == STATUS_RUNS_SPECIAL and start_position(state) is not None
+    wins = Counter(
+        name
+        for run in range(runs)
+        for name in by_the_rules(state, QuickDice(int.from_bytes(run_key(seed, run), "big"))).ending.winners
+    )
+    assert simulate_from(state, runs, seed).wins == wins
+    body = AUTOMATIC.status(state).plain
+    assert "【優勝予想（この局面から200ゲームを試算）】" in body
+    top = sorted((p.name for p in state.roster if wins[p.name]), key=lambda name: -wins[name])[0]
+    assert f"\n1 {top} {wins[top] * 100 / runs:.1f}%\n" in body  # the table's first row
