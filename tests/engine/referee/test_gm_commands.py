@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine.referee import PostView
 from engine.referee.ledger import Outgoing
+from engine.rules import REGISTRY
 from store.changes import Log
 from tests.referee_harness import GM_TRIP, THREAD, PureGame, posted
 
@@ -267,3 +268,47 @@ def test_status_of_a_game_without_order_forms_is_the_rulesets_own_view() -> None
         "【都道府県バトロワ 状況（第0戦まで）】",
         "【生き残り表】",
     ]
+
+
+class _FragileSetter(type(REGISTRY.get("guess"))):  # type: ignore[misc]
+    """The guess game whose 設定 raises what no setting check expects (a bug in a game's rules)."""
+
+    def set_value(self, state: object, path: str, value: str) -> object:
+        raise RuntimeError("broken setter")
+
+
+def test_the_clock_commands_say_what_they_did_or_why_not() -> None:
+    game = guess()
+    first = posted(game.poll([game.post("巻き戻し\n再開\n即時更新", *GM)], minutes=1))
+    assert (
+        first[0]
+        == ">>2\n【GM】巻き戻すものがありません\n【GM】停止していません\n【GM】ピリオド1を即時更新します"
+    )
+    assert first[1].startswith("【ピリオド1 更新】\n")  # closed at once, in the same poll
+    paused = posted(game.poll([game.post("停止\n即時更新", *GM)], minutes=1))
+    assert paused == [
+        ">>3\n【GM】停止しました（ピリオド2の締切の時計を止めます）\n【GM】停止中です。再開してから即時更新してください"
+    ]
+    again = posted(game.poll([game.post("再開\n延長 10分", *GM)], minutes=1))
+    assert again == [
+        ">>4\n【GM】再開しました（ピリオド2の締切 12/01 21:01）\n【GM】延長しました（ピリオド2の締切 12/01 21:11）"
+    ]
+    # an immediate game has no clock to stop or close
+    dice = PureGame("dice")
+    told = posted(dice.poll([dice.post("即時更新\n停止", *GM)]))[0].split("\n\n")[-1]
+    assert (
+        told
+        == ">>2\n【GM】即時更新: このゲームには更新時刻がありません\n【GM】停止: このゲームには更新時刻がありません"
+    )
+
+
+def test_a_gm_command_that_raises_is_answered_as_an_internal_error_and_the_rest_run() -> None:
+    game = guess()
+    game.setup = replace(game.setup, ruleset=_FragileSetter())
+    decided = game.poll([game.post("設定 scores.アリス=3\n状態", *GM)], minutes=1)
+    assert posted(decided)[0].split("\n")[:3] == [
+        ">>2",
+        "【GM】設定 scores.アリス=3: この書き込みは処理できませんでした（内部エラー、GMに通知済み）",
+        "【GM】ピリオド1・締切 12/01 21:00・未提出: アリス、ボブ",
+    ]
+    assert [e.args["command"] for e in logged(decided, "gm")] == ["状態"]  # the failed one left nothing
