@@ -251,3 +251,17 @@ def test_a_failing_resolution_holds_its_period_tells_the_gm_once_and_is_retried_
     again = game.poll([game.post("設定 scores.アリス=1", "GM", GM_TRIP)], minutes=5)
     assert posted(again)[1:] == [HELD]  # tried once more after the GM's 設定, and told again
     assert [c.base for c in again.changes if isinstance(c, Outgoing)][1:] == ["guess/P1/held/1"]
+
+
+def test_a_paused_game_resolves_reminds_and_closes_nothing_until_resumed() -> None:
+    game = guess(reminders=["30m"])
+    game.poll()
+    game.poll([game.post("停止", "GM", GM_TRIP)], minutes=1)
+    both = [game.post("＜予想＞40\n準備完了", "アリス"), game.post("＜予想＞41\n準備完了", "ボブ")]
+    quiet = game.poll(both, minutes=40)  # past the reminder, everyone ready
+    assert kinds(quiet) == ["answer"] and logged(quiet, "reminder") == [] and logged(quiet, "early") == []
+    assert kinds(game.poll(minutes=120)) == []  # past the deadline: nothing resolved
+    resumed = game.poll([game.post("再開", "GM", GM_TRIP)], minutes=1)
+    # resumed: the deadline moved by the pause, and the players' readiness closes the period at once
+    assert posted(resumed)[0] == ">>5\n【GM】再開しました（ピリオド1の締切 12/01 23:41）"
+    assert kinds(resumed) == ["answer", "resolution"] and len(logged(resumed, "early")) == 1
