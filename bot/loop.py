@@ -1,8 +1,10 @@
 """The poll loop: every game's next poll on one heap of due times, run by a bounded pool of workers.
 
 No poll is dropped or skipped because another ran long: a poll that comes due while every worker
-is busy (or while its board host already has `per_host` polls in flight) waits in the heap and runs
-as soon as it can — late, and once. A poll says when it wants to run next; `wake` brings one
+is busy waits in the heap, and one whose board host already has `per_host` polls in flight waits in
+that host's queue (in due order) until one of them ends — it runs as soon as it can, late, and once.
+A poll held back by its host is looked at once, not again on every turn of the loop: with 5,000 games
+on one board and most of them due, the loop would otherwise go through all of them for each poll. A poll says when it wants to run next; `wake` brings one
 forward (the game's clock, or a post that may go now).
 
 A poll is told when it started, not when it was due: one that ran late counts its next interval
@@ -62,6 +64,7 @@ class PollLoop:
         self._running: set[str] = set()
         self._again: set[str] = set()  # woken while running: poll again as soon as it ends
         self._busy: dict[str, int] = defaultdict(int)  # polls in flight per host
+        self._held: dict[str, deque[_Due]] = defaultdict(deque)  # due, held back by their host's limit
         self._order = itertools.count()
         self._cond = threading.Condition()
         self._stopping = False
@@ -107,25 +110,31 @@ class PollLoop:
         with self._cond:
             while not self._stopping:
                 now = self.clock()
-                waiting: list[_Due] = []  # due, but their host is at its limit
                 while self._heap and self._heap[0].at <= now and len(self._running) < self.workers:
                     due = heapq.heappop(self._heap)
                     if due.version != self._versions[due.key]:
                         continue  # rescheduled since
                     host, poll = self._polls[due.key]
                     if self._busy[host] >= self.per_host:
-                        waiting.append(due)
+                        self._held[host].append(due)  # back in the heap when one of the host's polls ends
                         continue
                     self._running.add(due.key)
                     self._busy[host] += 1
                     self.stats.polls += 1
                     self.stats.late.append(now - due.at)
                     self._pool.submit(self._run, due, now, host, poll)
-                for due in waiting:
-                    heapq.heappush(self._heap, due)
-                busy = len(self._running) >= self.workers or waiting
+                busy = len(self._running) >= self.workers
                 timeout = None if busy or not self._heap else max(self._heap[0].at - now, 0)
                 self._cond.wait(timeout)
+
+    def _release(self, host: str) -> None:
+        """One of `host`'s polls ended: the first poll it held back (still current) is due again."""
+        held = self._held.get(host)
+        while held:
+            due = held.popleft()
+            if due.version == self._versions[due.key]:
+                heapq.heappush(self._heap, due)
+                return
 
     def _run(self, due: _Due, started: float, host: str, poll: Poll) -> None:
         try:
@@ -136,6 +145,7 @@ class PollLoop:
         with self._cond:
             self._running.discard(due.key)
             self._busy[host] -= 1
+            self._release(host)
             # A poll that ran late is not made up for: it is due again no earlier than now.
             following = max(following, self.clock())
             if due.key in self._again:

@@ -76,20 +76,23 @@ class Runner:
         self.clock = clock or (lambda: datetime.now(JST))
         self.reader = make_reader(bot.user_agent or USER_AGENT, pool=bot.workers, fallback=self.session)
         self.lists = BoardLists(self.reader)
-        self.bots = [
-            ThreadBot(
-                game,
-                bot,
-                self.store,
-                self.session,
-                self.clock,
-                self.pacer,
-                registry=registry,
-                reader=self.reader,
-                lists=self.lists,
-            )
-            for game in games
-        ]
+        # Every game's first rows in one transaction: a first start of 5,000 games is one commit, not
+        # 20,000 (nothing is posted before they are stored; a start cut short stored none of them).
+        with self.store.transaction():
+            self.bots = [
+                ThreadBot(
+                    game,
+                    bot,
+                    self.store,
+                    self.session,
+                    self.clock,
+                    self.pacer,
+                    registry=registry,
+                    reader=self.reader,
+                    lists=self.lists,
+                )
+                for game in games
+            ]
         self.loop = PollLoop(bot.workers, bot.per_host)
         web = bot.web if bot.web is not None and bot.web.enabled else None
         self.page: GamePage | None = None

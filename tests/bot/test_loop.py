@@ -104,6 +104,45 @@ def test_a_start_with_many_games_polls_none_above_its_rate() -> None:
     assert min(gaps) >= interval / 2, f"a poll ran {min(gaps) * 1000:.1f} ms after the one before"
 
 
+def test_polls_held_back_by_their_host_are_each_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game of one board due at once, one poll of the host at a time: each held poll is taken
+    off the heap once and put back once when its turn comes — not gone through again on every turn
+    of the loop (5,000 games on one board made that the bot's main work)."""
+    import heapq
+
+    pops = Counter()
+
+    def counted_pop(heap: list) -> object:
+        pops["pop"] += 1
+        return heapq.heappop(heap)
+
+    monkeypatch.setattr(
+        "bot.loop.heapq",
+        type("Heap", (), {"heappush": staticmethod(heapq.heappush), "heappop": staticmethod(counted_pop)}),
+    )
+    games, polled = 400, Counter()
+    other = threading.Event()
+
+    def poll(key: str):
+        def run(started: float) -> float:
+            polled[key] += 1
+            return started + 3600
+
+        return run
+
+    loop = PollLoop(workers=4, per_host=1)
+    for n in range(games):
+        loop.add(f"g{n}", "http://one-board", poll(f"g{n}"))
+    loop.add("elsewhere", "http://other-board", lambda started: (other.set(), started + 3600)[1])
+    loop.start()
+    try:
+        wait_until(lambda: len(polled) == games and other.is_set())
+    finally:
+        loop.stop()
+    assert all(count == 1 for count in polled.values())
+    assert pops["pop"] <= 2 * (games + 1) + 10, pops["pop"]  # the old loop: ~games² / 2
+
+
 def test_a_wake_runs_the_poll_now_and_again_after_one_in_flight(loop: PollLoop) -> None:
     runs: list[float] = []
     entered = threading.Event()

@@ -9,11 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
 
-from engine.config import BotConfig, GameConfig, WebConfig
+from engine.config import BotConfig, ConfigError, GameConfig, WebConfig
 from engine.rules import REGISTRY
 from scheduler import Runner
+from store.db import Store
 from tests.bot_harness import BOT_NAME, BOT_TRIP, LocalBoard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,3 +85,25 @@ def test_a_bot_that_only_reads_loads_nothing_it_needs_to_post(board: LocalBoard,
     assert len([p for p in board.posts() if p.trip == BOT_TRIP]) == 1
     answered = run()
     assert answered["sent"] == 1 and len([p for p in board.posts() if p.trip == BOT_TRIP]) == 2
+
+
+def test_a_start_cut_short_by_a_game_it_cannot_set_up_stores_no_game(
+    board: LocalBoard, tmp_path: Path
+) -> None:
+    bot = BotConfig(name=BOT_NAME, database=tmp_path / "b.sqlite")
+    (tmp_path / "sjis.toml").write_bytes(b"title = 1\n\x82")  # neither UTF-8 nor Shift_JIS
+    unreadable = GameConfig(
+        "g2", "naval", board.url().replace(board.key, "1700000000"), scenario=tmp_path / "sjis.toml"
+    )
+    with pytest.raises(ConfigError):
+        Runner(bot, [GameConfig("g1", "dice", board.url()), unreadable], REGISTRY)
+    store = Store(tmp_path / "b.sqlite")
+    try:  # all the games' first rows are one transaction: none of them was kept
+        assert store.db["games"].count == 0 and store.db["threads"].count == 0
+    finally:
+        store.close()
+    runner = Runner(bot, [GameConfig("g1", "dice", board.url())], REGISTRY)  # the lock was let go
+    try:
+        assert [b.game.id for b in runner.bots] == ["g1"] and runner.store.db["games"].count == 1
+    finally:
+        runner.stop()
