@@ -4,12 +4,14 @@ No poll is dropped or skipped because another ran long: a poll that comes due wh
 is busy waits in the heap, and one whose board host already has `per_host` polls in flight waits in
 that host's queue (in due order) until one of them ends — it runs as soon as it can, late, and once.
 A poll held back by its host is looked at once, not again on every turn of the loop: with 5,000 games
-on one board and most of them due, the loop would otherwise go through all of them for each poll. A poll says when it wants to run next; `wake` brings one
-forward (the game's clock, or a post that may go now).
+on one board and most of them due, the loop would otherwise go through all of them for each poll.
+A poll says when it wants to run next; `wake` brings one forward (the game's clock, or a post that
+may go now).
 
-A poll is told when it started, not when it was due: one that ran late counts its next interval
-from then, so a backlog (a start with many games, a slow board) never turns into a burst of polls
-above the configured rate.
+A poll is told when it was due and when it started. The runner counts the next interval from when
+it was due while it runs a little late (the polls keep their rate on a loaded machine), and from
+when it started once it runs later than half an interval: a backlog (a start with many games, a slow
+board) never turns into a burst of polls above the configured rate.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 
 log = logging.getLogger("threadgm")
 
-Poll = Callable[[float], float]  # (the time it started) -> when it is due next (time.monotonic)
+Poll = Callable[[float, float], float]  # (when it was due, when it started) -> when it is due next (monotonic)
 RETRY_AFTER_FAILURE = 5.0
 
 
@@ -138,7 +140,7 @@ class PollLoop:
 
     def _run(self, due: _Due, started: float, host: str, poll: Poll) -> None:
         try:
-            following = poll(started)
+            following = poll(due.at, started)
         except Exception:  # a bug in one game must not stop the others, nor this one's next poll
             log.exception("%s: the poll failed", due.key)
             following = self.clock() + RETRY_AFTER_FAILURE

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, cast
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from bot import process_lock
-from bot.loop import PollLoop
+from bot.loop import Poll, PollLoop
 from bot.thread_bot import ThreadBot
 from engine.config import BotConfig, GameConfig
 from engine.keys import JST
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from web.server import GamePage
 
 log = logging.getLogger("threadgm")
+
+KEEP_RHYTHM = 0.5  # seconds: a poll this late still counts its next interval from when it was due
 
 
 class Runner:
@@ -105,8 +107,8 @@ class Runner:
         self._clock_jobs: dict[str, datetime | None] = {}
         self.stopping = threading.Event()
 
-    def _poll(self, thread_bot: ThreadBot) -> Callable[[float], float]:
-        def poll(started: float) -> float:
+    def _poll(self, thread_bot: ThreadBot) -> Poll:
+        def poll(due: float, started: float) -> float:
             try:
                 result = thread_bot.tick()
             except Exception:  # a bug must not stop the other games or the next poll
@@ -124,7 +126,11 @@ class Runner:
                 )
             self._set_clock(thread_bot)
             now = thread_bot.clock()
-            following = started + thread_bot.interval(now)
+            interval = thread_bot.interval(now)
+            # A little late (a loaded machine's jitter), the next poll keeps the rhythm: the rate
+            # holds. Later than that (a backlog at start, a slow board), it comes an interval after
+            # this one started: a backlog is never a burst, nor kept in step.
+            following = (due if started - due < min(interval / 2, KEEP_RHYTHM) else started) + interval
             if result.wake_at is not None:
                 following = min(following, time.monotonic() + max((result.wake_at - now).total_seconds(), 0))
             return max(following, time.monotonic())

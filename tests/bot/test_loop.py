@@ -31,13 +31,13 @@ def test_every_due_poll_runs_while_another_runs_long(loop: PollLoop) -> None:
     counts: Counter[str] = Counter()
     release = threading.Event()
 
-    def slow(due: float) -> float:
+    def slow(due: float, started: float) -> float:
         counts["slow"] += 1
         release.wait(5)
         return time.monotonic() + 60
 
     def quick(key: str):
-        def poll(due: float) -> float:
+        def poll(due: float, started: float) -> float:
             counts[key] += 1
             return due + 0.02
 
@@ -55,11 +55,11 @@ def test_a_poll_that_comes_due_many_times_while_held_back_runs_once_late(loop: P
     runs: list[tuple[float, float]] = []  # (due, started)
     release = threading.Event()
 
-    def blocker(due: float) -> float:
+    def blocker(due: float, started: float) -> float:
         release.wait(5)
         return time.monotonic() + 60
 
-    def same_host(started: float) -> float:
+    def same_host(due: float, started: float) -> float:
         runs.append((started, time.monotonic()))
         return started + 0.01  # due every 10 ms: twenty times over while the host is busy
 
@@ -84,7 +84,7 @@ def test_a_start_with_many_games_polls_none_above_its_rate() -> None:
     starts: dict[str, list[float]] = {f"g{n}": [] for n in range(games)}
 
     def game(key: str):
-        def poll(started: float) -> float:
+        def poll(due: float, started: float) -> float:
             starts[key].append(time.monotonic())
             if len(starts[key]) == 1:  # the first read is the long one (the whole dat): 60 × 5 ms
                 time.sleep(0.005)  # on 2 workers is 150 ms, three intervals' worth
@@ -124,7 +124,7 @@ def test_polls_held_back_by_their_host_are_each_looked_at_once(monkeypatch: pyte
     other = threading.Event()
 
     def poll(key: str):
-        def run(started: float) -> float:
+        def run(due: float, started: float) -> float:
             polled[key] += 1
             return started + 3600
 
@@ -133,7 +133,7 @@ def test_polls_held_back_by_their_host_are_each_looked_at_once(monkeypatch: pyte
     loop = PollLoop(workers=4, per_host=1)
     for n in range(games):
         loop.add(f"g{n}", "http://one-board", poll(f"g{n}"))
-    loop.add("elsewhere", "http://other-board", lambda started: (other.set(), started + 3600)[1])
+    loop.add("elsewhere", "http://other-board", lambda due, started: (other.set(), started + 3600)[1])
     loop.start()
     try:
         wait_until(lambda: len(polled) == games and other.is_set())
@@ -148,7 +148,7 @@ def test_a_wake_runs_the_poll_now_and_again_after_one_in_flight(loop: PollLoop) 
     entered = threading.Event()
     release = threading.Event()
 
-    def poll(due: float) -> float:
+    def poll(due: float, started: float) -> float:
         runs.append(time.monotonic())
         if len(runs) == 2:
             entered.set()
@@ -170,7 +170,7 @@ def test_a_failing_poll_is_logged_and_tried_again(loop: PollLoop, caplog: pytest
 
     calls: list[int] = []
 
-    def poll(due: float) -> float:
+    def poll(due: float, started: float) -> float:
         calls.append(1)
         if len(calls) == 1:
             raise RuntimeError("a bug")
@@ -190,7 +190,7 @@ def test_stop_waits_for_the_polls_in_flight() -> None:
     loop = PollLoop(workers=2)
     finished = threading.Event()
 
-    def poll(due: float) -> float:
+    def poll(due: float, started: float) -> float:
         time.sleep(0.1)
         finished.set()
         return time.monotonic() + 60

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import requests
 
+from bot.runner import KEEP_RHYTHM
 from engine.config import BotConfig, ConfigError, GameConfig, WebConfig
 from engine.rules import REGISTRY
 from scheduler import Runner
@@ -105,5 +107,26 @@ def test_a_start_cut_short_by_a_game_it_cannot_set_up_stores_no_game(
     runner = Runner(bot, [GameConfig("g1", "dice", board.url())], REGISTRY)  # the lock was let go
     try:
         assert [b.game.id for b in runner.bots] == ["g1"] and runner.store.db["games"].count == 1
+    finally:
+        runner.stop()
+
+
+def test_a_poll_a_little_late_keeps_the_rhythm_and_a_backlog_starts_it_again(
+    board: LocalBoard, tmp_path: Path
+) -> None:
+    runner = Runner(
+        BotConfig(name=BOT_NAME, database=tmp_path / "b.sqlite"),
+        [GameConfig("g", "dice", board.url(), poll_seconds=10, idle_seconds=10)],
+        REGISTRY,
+    )
+    try:
+        poll = runner._poll(runner.bots[0])
+        board.wait_for(lambda: (poll(0.0, 0.0), any(p.trip == BOT_TRIP for p in board.posts()))[1])
+        poll(0.0, 0.0)  # its own opening read back: nothing owed now
+        due = time.monotonic()
+        # a loaded machine ran it 0.3 s late: the next one is due an interval after this one was due
+        assert poll(due, due + 0.3) == due + 10
+        # a backlog (late by more than KEEP_RHYTHM): an interval after it ran, never at once
+        assert poll(due, due + KEEP_RHYTHM + 1) == due + KEEP_RHYTHM + 1 + 10
     finally:
         runner.stop()
