@@ -102,6 +102,13 @@ def position(state: State) -> Position:
     """The game `state` holds, on indexes (`can_start(state)` must be true)."""
     if not can_start(state):
         raise BattleRoyaleError("簡易シミュレーションは戦闘と戦闘の間（または開始前）からだけ始められます")
+    try:
+        return _read(state)
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:  # a stored state edited by hand
+        raise BattleRoyaleError(f"状態データが壊れています（{exc!r}）") from exc
+
+
+def _read(state: State) -> Position:
     names = tuple(p.name for p in state.roster)
     index = {name: i for i, name in enumerate(names)}
     region_index = {region: i for i, region in enumerate(dict.fromkeys(p.region for p in state.roster))}

@@ -169,6 +169,13 @@ def test_a_finished_game_simulates_to_its_own_result_and_bad_positions_are_refus
     assert inside.battle is not None
     with pytest.raises(ValueError, match="戦闘と戦闘の間"):
         position(inside)
+    tag = by_the_rules(
+        br.initial_state({**SMALL, "tag_match": {"enabled": True}}), QuickDice(5), stop_after=3
+    )
+    assert can_start(tag)
+    broken = br.state_from_dict({**state_to_dict(tag), "teams": {"1": ["沖縄"]}})  # edited by hand
+    with pytest.raises(br.BattleRoyaleError, match="状態データが壊れています"):
+        simulate_from(broken, 5, "x")
 
 
 def test_quick_simulation_is_deterministic_says_so_and_adds_up() -> None:
