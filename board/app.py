@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from werkzeug.exceptions import HTTPException, NotFound
-from werkzeug.http import dump_cookie, http_date, parse_cookie
+from werkzeug.http import http_date, parse_cookie
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.utils import send_file
 from werkzeug.wrappers import Request, Response
@@ -306,11 +306,20 @@ def _not_found() -> Response:
 
 
 def _remembered(form: WriteForm) -> list[str]:
-    """Browsers keep the last name and mail; the board sets them as ex0ch does."""
+    """Browsers keep the last name and mail; the board sets them as ex0ch does.
+
+    Written as Werkzeug's dump_cookie writes them: a percent-quoted value needs no quoting of its own.
+    """
+    expires = _expires(int(time.time()))
     return [
-        dump_cookie("NAME", quote(form.name), max_age=COOKIE_AGE, path="/"),
-        dump_cookie("MAIL", quote(form.mail), max_age=COOKIE_AGE, path="/"),
+        f"NAME={quote(form.name)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
+        f"MAIL={quote(form.mail)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
     ]
+
+
+@lru_cache(maxsize=1)
+def _expires(now: int) -> str:
+    return http_date(now + COOKIE_AGE)
 
 
 @lru_cache(maxsize=1024)

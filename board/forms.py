@@ -48,10 +48,14 @@ def _urlencoded(raw: bytes) -> list[tuple[bytes, bytes]]:
     for item in raw.split(b"&"):
         if item:
             name, _, value = item.partition(b"=")
-            pairs.append(
-                (unquote_to_bytes(name.replace(b"+", b" ")), unquote_to_bytes(value.replace(b"+", b" ")))
-            )
+            pairs.append((_unquote(name), _unquote(value)))
     return pairs
+
+
+def _unquote(part: bytes) -> bytes:
+    if b"%" not in part and b"+" not in part:  # field names, `sage`, the thread key: nothing to do
+        return part
+    return unquote_to_bytes(part.replace(b"+", b" "))
 
 
 def _multipart(raw: bytes, boundary: bytes) -> list[tuple[bytes, bytes]]:

@@ -162,7 +162,7 @@ class PostingService:
 
         amp_pass = settings.get("BBS_UNICODE") == "pass"
         name, trip = self._name(form.name, amp_pass=amp_pass)
-        mail = text.disarm_marks(text.escape(self._mail(form.mail), amp=not amp_pass, quote=True))
+        mail = self._mail(form.mail, amp_pass=amp_pass)
         # A title is read as words: a tab or a line separator between two stays a space.
         subject = text.strip_controls(text.single_line(form.subject), separator=" ")
         subject = text.escape(subject, amp=not amp_pass).strip()
@@ -255,7 +255,10 @@ class PostingService:
         ]
         return any(cookie not in client.cookies for cookie in wanted)
 
+    # Names and mails are pure functions of what was typed, and the same few posters (the GM bot
+    # above all) type the same ones post after post: the last ones are kept, in this process only.
     @staticmethod
+    @lru_cache(maxsize=256)
     def _name(raw: str, *, amp_pass: bool) -> tuple[str, str | None]:
         # Names are compared (a GM, a player, the bot without a trip): a control is dropped, not made a
         # space, so `G\x0bM` is the `GM` every reader sees, and the trip key is the one they could type.
@@ -266,12 +269,14 @@ class PostingService:
         return text.quote_reserved(text.disarm_marks(display)), trip
 
     @staticmethod
-    def _mail(raw: str) -> str:
+    @lru_cache(maxsize=256)
+    def _mail(raw: str, *, amp_pass: bool) -> str:
         # A `#password` in the mail field asks for a cap; this board has none, and the password
         # must never reach the dat.
         # Mail is one word (`sage`): a control inside it is dropped, so `sa\x00ge` still means sage.
         mail = text.strip_controls(text.single_line(raw), separator="").replace("＃", "#")
-        return _CAP_PASSWORD.split(mail, 1)[0]
+        mail = _CAP_PASSWORD.split(mail, 1)[0]
+        return text.disarm_marks(text.escape(mail, amp=not amp_pass, quote=True))
 
     @staticmethod
     def _date_id(
