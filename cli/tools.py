@@ -33,11 +33,11 @@ AMBIGUOUS_BOT = 4  # verify's exit code when several trips spoke as the bot and 
 
 def read_text(path: Path) -> str:
     """A file the GM saved, or click's error saying why it cannot be read."""
-    from engine import config
+    from engine import gm_files  # not engine.config: its checks load the clock and the scheduler
 
     try:
-        return config.read_text(path)
-    except config.ConfigError as error:
+        return gm_files.read_text(path)
+    except gm_files.ConfigError as error:
         raise click.ClickException(str(error)) from error
 
 

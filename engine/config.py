@@ -11,26 +11,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from engine.clock.schedule import ScheduleError, parse_schedule
+from engine.gm_files import ConfigError
+from engine.gm_files import read_text as read_text  # the readers of a GM's files import it from here too
 from engine.ruleset import ANYONE, Registry, Ruleset, seats_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 ThreadCheck = Callable[[str], "str | None"]
-
-
-class ConfigError(ValueError):
-    """The configuration file cannot be used as it is (the message says where and why)."""
-
-
-def read_text(path: Path) -> str:
-    """A file the GM saved (a scenario, orders, a state): UTF-8 (with or without BOM) or Shift_JIS, as
-    Windows editors write them; ConfigError when it is neither."""
-    data = path.read_bytes()
-    for encoding in ("utf-8-sig", "cp932"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ConfigError(f"{path} の文字コードが読めません（UTF-8 か Shift_JIS で保存してください）")
 
 
 @dataclass(frozen=True)

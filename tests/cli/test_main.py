@@ -17,6 +17,8 @@ from cli.main import COMMANDS, _part, build
 from engine.rules import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
+NAVAL = ROOT / "tests" / "fixtures" / "naval"
+ORDERS = ("--orders", str(NAVAL / "seed002_orders.txt"), "--format", "json")
 HEAVY = ("bot.", "board.server", "waitress", "requests", "apscheduler", "sqlite_utils", "store.", "web.")
 
 
@@ -63,6 +65,11 @@ def _loaded(*argv: str) -> list[str]:
         (("trip", "名無し#key"), "board.tripcode", []),
         (("roll", "2D6"), "engine.dice.post", []),
         (("help", "naval"), "engine.rules.naval", ["naval"]),
+        (  # reading a GM's files loads no configuration checks (nor, with them, the scheduler library)
+            ("adjudicate", "naval", "--scenario", str(NAVAL / "seed002.toml"), *ORDERS),
+            "engine.rules.naval.resolution",
+            ["naval"],
+        ),
     ],
 )
 def test_a_command_loads_what_it_uses(argv: tuple[str, ...], wanted: str | None, games: list[str]) -> None:
