@@ -244,7 +244,7 @@ def _error_text(page: str) -> str:
     """The board's own words: ex0ch puts them after `2ch_X:error`, したらば in the body. The copy of
     the form some error pages show below is left out: its name field holds the bot's trip key."""
     soup = _soup(page)
-    for tag in soup(["title", "head", "script", "style"]):
+    for tag in soup(["title", "head"]):  # get_text() itself leaves out <script> and <style> (bs4 ≥ 4.12)
         tag.decompose()
     text = " ".join(soup.get_text(" ").split())
     return text.partition("名前：")[0].strip()[:500]
