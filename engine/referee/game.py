@@ -116,8 +116,9 @@ class PostView:
 
     @property
     def author(self) -> str:
-        """Who wrote it, as games know players: name◆trip, or the bare name without a trip."""
-        return f"{self.name}◆{self.trip}" if self.trip else self.name
+        """Who wrote it, as games know players and the log keeps it: name◆trip, or the bare name
+        without a trip (`Author`'s stored form)."""
+        return str(Author(_typed(self.name), self.trip))
 
     @property
     def writer(self) -> str:
@@ -126,6 +127,13 @@ class PostView:
         if self.trip:
             return f"◆{self.trip}"
         return f"ID:{self.poster_id}" if self.poster_id else self.name
+
+
+def _typed(name: str) -> str:
+    """A name as typed: a ◆ in it is one the board failed to turn into ◇ (only the board's markup makes
+    a trip), written ◇ as boards show it — the stored form `名前◆TRIP` is read back by its ◆, so a name
+    holding one could pass for a trip (a GM's, whose trip is public)."""
+    return name.replace("◆", "◇")
 
 
 @dataclass
@@ -216,7 +224,7 @@ class Game:
         """Who wrote a post, as the one rule reads an author: the name, the trip, the board's ID where it
         shows one, and whether the trip is a configured GM's."""
         gm = bool(post.trip) and post.trip in self.setup.gm_trips
-        return Author(post.name, post.trip, board_id(post.poster_id), gm)
+        return Author(_typed(post.name), post.trip, board_id(post.poster_id), gm)
 
     def author_id(self, thread_id: str, number: int) -> str | None:
         """The board's ID of post `number` of a thread of the game, where it showed one."""

@@ -15,6 +15,7 @@ from engine.report import Report, report
 from engine.rng import RandomSource
 from engine.rules.guess.ruleset import GuessRuleset, GuessState
 from engine.ruleset import Author, ImmediateRuleset, Order, OrderText, Rejection
+from store.changes import SaveOrders
 from tests.referee_harness import START, THREAD, PureGame, posted
 
 SHOWN = "eU4RU1Lw(主)"  # as the dat's date field shows it: ID:eU4RU1Lw(主)
@@ -93,3 +94,16 @@ def test_an_immediate_step_carries_the_posts_id() -> None:
     played.poll([post])
     assert steps.authors == [Author("GM", "GMGMGMGMGM", "Zz9Zz9Zz0", gm=True)]
     assert played.store.poster_ids(THREAD.id)[post.number] == "Zz9Zz9Zz0"  # the post as the board showed it
+
+
+def test_a_diamond_in_a_name_is_no_trip() -> None:
+    """A board that leaves a typed ◆ in the name field (boards turn it into ◇; the scraper takes a
+    trip only from the board's markup) must not let `名無し◆<the GM's trip>` pass for the GM."""
+    played = PureGame("guess", 'players = ["アリス"]\n')
+    forged = PostView(2, "名無し◆GMGMGMGMGM", None, START, "＜予想＞7")
+    game_author = forged.author
+    assert game_author == "名無し◇GMGMGMGMGM" and Author.of(game_author).trip is None
+    decided = played.poll([forged])
+    assert not any("GMGMGMGMGM" in text and "◆" in text for text in posted(decided))
+    rows = [row for change in decided.changes if isinstance(change, SaveOrders) for row in change.rows]
+    assert [(row.author, row.status) for row in rows] == [("名無し◇GMGMGMGMGM", "rejected")]  # not the GM's
