@@ -154,3 +154,40 @@ def test_each_days_dice_key_is_committed_before_its_dice_and_revealed_after_its_
         ("2026-12-02", first, None),
         ("2026-12-03", second, None),
     ]
+
+
+def test_an_immediate_games_first_step_commits_to_the_secret_dice_and_its_last_step_publishes_the_key() -> (
+    None
+):
+    from tests.test_scheduler_battle_royale import due_template, scenario_text
+
+    game = PureGame("battle-royale-assist", scenario_text(False))
+    game.poll()  # nothing to answer: no opening for this game
+    secret = game.setup.rules_secret
+    template, answers = "【都道府県選択ダイス】\ndice2d8=", []
+    while game.store.game_status("battle-royale-assist") != "finished" and len(answers) < 100:
+        answers.append("\n".join(posted(game.poll([game.post(template, "P")], minutes=1))))
+        if game.store.game_status("battle-royale-assist") != "finished":
+            template = due_template(answers[-1])
+    assert answers[0].startswith(f">>2\n秘密のダイスの鍵のハッシュ(SHA-256): {keys.commitment(secret)}\n")
+    assert all("秘密のダイスの鍵" not in answer for answer in answers[1:-1])
+    assert answers[-1].endswith(
+        f"【ゲーム終了】\n秘密のダイスの鍵: {secret.hex()}（最初に公開したハッシュと照合できます）"
+    )
+    last = game.store.last_resolution("battle-royale-assist")
+    assert (last.period, last.outbox_id, last.orders) == (len(answers), f"post/{game.number}", 1)
+    assert last.resolved_at == game.now.isoformat() and '"岩手"' in last.state  # readable: names as written
+
+
+def test_a_step_the_game_refuses_to_read_is_answered_and_a_gm_step_needs_the_gms_trip() -> None:
+    game = PureGame("dystopia")
+    game.poll()
+    tripped = posted(game.poll([game.post("シーン ドラマ", "アリス", "aU.BpUgE0M")], minutes=1))
+    assert tripped == [">>2\n受け付けられません：シーンはGMだけが使えます"]  # a trip is not the GM's trip
+    unread = posted(game.poll([game.post("ダメージ abc", "アリス")], minutes=1))
+    assert unread == [">>3\n「ダメージ [名前] 数」と書いてください（数は4桁まで。例：ダメージ ユイ 8）"]
+    # the refused シーン is still a step (the game answered it); the unread line is none
+    assert (
+        game.store.resolution("dystopia", 2).outbox_id == "post/2"
+        and game.store.resolution("dystopia", 3) is None
+    )
