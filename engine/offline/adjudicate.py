@@ -52,8 +52,11 @@ def starting_state(ruleset: Ruleset, scenario_text: str | None, state_text: str 
 
 def effective(ruleset: Ruleset, orders: list[Order]) -> list[Order]:
     """The orders that count, as in the thread: the last of each `order_key`, in posting order."""
-    latest = {ruleset.order_key(order): index for index, order in enumerate(orders)}
-    return [order for index, order in enumerate(orders) if latest[ruleset.order_key(order)] == index]
+    keys = [ruleset.order_key(order) for order in orders]  # once each: a period may have 10,000
+    latest = {key: index for index, key in enumerate(keys)}
+    return [
+        order for index, (order, key) in enumerate(zip(orders, keys, strict=True)) if latest[key] == index
+    ]
 
 
 def adjudicate(
