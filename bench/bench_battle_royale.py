@@ -2,7 +2,8 @@
 
 `quick` plays as `threadgm simulate` does (fast_sim.py: a fast seeded PRNG, the quick game on indexes);
 `stepwise` plays the same games on the same PRNG through the rules' own step machine in place — how
-`quick` played every special season before the quick game covered them (the "before" of `quick`);
+`quick` played every special season before the quick game covered them (the "before" of `quick`, so
+each season prints simulate's before → after);
 `hmac` plays through the bot's own step functions on the verifiable HMAC streams, one copy of the state
 per die (`play_game`); `narrated` builds every report as the bot would post it (`play_step`). The
 `newcomers` season is the plain one with three 新規参入者 added before the first battle. Also prints the
@@ -150,9 +151,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"  {dice / count:6.1f} dice/game  {dice / seconds:9.0f} dice/s",
                 flush=True,
             )
+        if mode in ("plain", "newcomers"):  # the quick game played these before too
+            change = f"{rates['quick']:.0f} games/CPU-s (plain rules: quick before too)"
+        else:
+            change = f"before → after: {rates['stepwise']:.0f} → {rates['quick']:.0f} games/CPU-s"
         print(
-            f"battle-royale {mode:<10} quick/stepwise {rates['quick'] / rates['stepwise']:6.1f}×"
-            f"  quick/hmac {rates['quick'] / rates['hmac']:6.1f}×",
+            f"battle-royale {mode:<10} simulate {change}, quick/stepwise"
+            f" {rates['quick'] / rates['stepwise']:.1f}×, quick/hmac {rates['quick'] / rates['hmac']:.1f}×",
             flush=True,
         )
     position = after_battles({}, 20)
