@@ -16,7 +16,7 @@ built (board.not_modified); everything else takes the full way.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -108,6 +108,11 @@ class BoardApp:
         except HTTPException as error:
             response = error.get_response(environ)
         return response(environ, start_response)
+
+    def answers_from_one_stat(self, environ: Mapping[str, object]) -> bool:
+        """The request is an idle poll this app answers 304 from one stat (the server may serve it
+        without a worker thread)."""
+        return self._not_modified.applies(environ)
 
     def _board(self, name: str) -> Board:
         if name not in self.boards:

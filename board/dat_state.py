@@ -55,10 +55,12 @@ class DatStates:
         self._states[key] = state
         return state
 
-    def append(self, key: str, path: str, data: bytes) -> DatState:
+    def append(self, key: str, path: str, data: bytes, before: DatState | None = None) -> DatState:
         """Append `data` (whole lines) in one write and return the dat's state after it. The caller
-        holds the board's lock, so nobody writes between the state read and the write."""
-        before = self.get(key, path)
+        holds the board's lock, so nobody writes between the state read (or `before`, the state it
+        checked under that lock) and the write."""
+        if before is None:
+            before = self.get(key, path)
         dat = os.open(path, os.O_WRONLY | os.O_APPEND)
         try:
             rest = memoryview(data)
@@ -73,6 +75,10 @@ class DatStates:
         state = DatState(signature, before.count + data.count(b"\n"), before.first_line)
         self._states[key] = state
         return state
+
+    def known(self, key: str) -> DatState | None:
+        """The state last taken, unchecked (for a caller that knows nobody wrote since)."""
+        return self._states.get(key)
 
     def forget(self, key: str) -> None:
         self._states.pop(key, None)

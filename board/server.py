@@ -10,7 +10,10 @@ then the bot could not read its own board): up to `CONNECTION_LIMIT` connections
 one that sends nothing for `CHANNEL_TIMEOUT` seconds — idle, or trickling a request — is closed
 (looked for every `CLEANUP_INTERVAL` seconds), the event loop uses poll(2) (select(2) stops at file
 descriptor 1024), and the process's limit of open files is raised to what that many connections need.
-A connection costs a socket, not a worker thread: the `THREADS` workers only run whole requests.
+A connection costs a socket, not a worker thread: the `THREADS` workers only run whole requests —
+except an idle poll the board answers 304 from one stat, which the event loop serves itself (the
+hand-over to a worker and back cost more than the answer; a stat that stalled would stall the loop,
+which on the local disk of a board it does not).
 """
 
 from __future__ import annotations
@@ -80,7 +83,52 @@ class _BodilessKeepAlive(WSGITask):
 
 
 class _Channel(HTTPChannel):
+    """A connection whose idle polls are answered in the event loop itself (see `_answer_idle_polls`):
+    the server's `add_task` marks such a request instead of queueing it, and it is served here, once
+    `received` has let go of the channel's lock."""
+
     task_class = _BodilessKeepAlive
+    _receiver: int | None = None  # the thread inside `received`, while it is
+    _inline = False
+
+    def received(self, data: bytes) -> bool:
+        self._receiver = threading.get_ident()
+        try:
+            answered = super().received(data)
+            while self._inline:  # service() marks the next pipelined request the same way
+                self._inline = False
+                self.service()
+        finally:
+            self._receiver = None
+        return answered
+
+
+def _answer_idle_polls(server: object, answers: Callable[[Mapping[str, object]], bool]) -> None:
+    """Serve in the event loop the requests `answers` says the app answers from one stat (a 304 to an
+    idle poll): handing one to a worker thread and back costs more than the answer. Anything else
+    goes to the workers as before."""
+    dispatch = server.add_task
+
+    def add_task(channel: HTTPChannel) -> None:
+        request = channel.requests[0] if channel.requests else None
+        if (
+            request is not None
+            and getattr(channel, "_receiver", None) == threading.get_ident()
+            and not request.error
+            and answers(_environ_of(request))
+        ):
+            channel._inline = True
+        else:
+            dispatch(channel)
+
+    server.add_task = add_task
+
+
+def _environ_of(request: object) -> dict[str, object]:
+    """What `answers` looks at, as the WSGI environ will hold it."""
+    environ: dict[str, object] = {"REQUEST_METHOD": request.command, "PATH_INFO": request.path}
+    environ.update((f"HTTP_{name}", value) for name, value in request.headers.items())
+    return environ
 
 
 def _create(app: Callable, host: str, port: int, trust_proxy: bool, channel_timeout: float = CHANNEL_TIMEOUT):
@@ -98,6 +146,9 @@ def _create(app: Callable, host: str, port: int, trust_proxy: bool, channel_time
         **_proxy_options(trust_proxy),
     )
     server.channel_class = _Channel
+    answers = getattr(app, "answers_from_one_stat", None)
+    if answers is not None:
+        _answer_idle_polls(server, answers)
     return server
 
 

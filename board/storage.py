@@ -58,6 +58,10 @@ class Board:
         self._lock = threading.RLock()
         self._lock_depth = 0
         self._lock_fd: int | None = None
+        # While a thread holds the lock nobody else writes the board, so a file checked against the
+        # disk once in that hold (a dat, SETTING.TXT, board.json) needs no stat again until release.
+        self._holder: int | None = None
+        self._checked: set[str] = set()
         # Paths as strings: a post looks at several files, and a Path join costs more than the stat.
         self._settings_path = str(root / "SETTING.TXT")
         self._meta_path = str(root / "board.json")
@@ -73,13 +77,26 @@ class Board:
         with self._lock:
             if self._lock_depth == 0:
                 fcntl.flock(self._lock_file(), fcntl.LOCK_EX)
+                self._holder = threading.get_ident()
             self._lock_depth += 1
             try:
                 yield
             finally:
                 self._lock_depth -= 1
                 if self._lock_depth == 0:
+                    self._holder = None
+                    self._checked.clear()
                     fcntl.flock(self._lock_file(), fcntl.LOCK_UN)
+
+    def _held(self, name: str) -> bool:
+        """`name` was checked against the disk in the lock hold of the calling thread; from now on
+        it is (returns False, and remembers it, when not yet)."""
+        if self._holder != threading.get_ident():
+            return False
+        if name in self._checked:
+            return True
+        self._checked.add(name)
+        return False
 
     def _lock_file(self) -> int:
         if self._lock_fd is None:
@@ -93,6 +110,8 @@ class Board:
     @property
     def settings(self) -> setting_file.Settings:
         """SETTING.TXT, re-read whenever the file changes (an admin may edit it while serving)."""
+        if self._held("SETTING.TXT") and self._settings is not None:
+            return self._settings[1]
         mtime = os.stat(self._settings_path).st_mtime_ns
         if self._settings is None or self._settings[0] != mtime:
             self._settings = (mtime, setting_file.load(Path(self._settings_path)))
@@ -121,6 +140,8 @@ class Board:
 
     def _meta(self) -> dict:
         """board.json, re-read when another process (board-admin) has changed it."""
+        if self._held("board.json") and self._meta_cache is not None:
+            return self._meta_cache[1]
         mtime = os.stat(self._meta_path).st_mtime_ns
         if self._meta_cache is None or self._meta_cache[0] != mtime:
             with open(self._meta_path, encoding="utf-8") as meta:
@@ -144,9 +165,14 @@ class Board:
 
     def dat_state(self, key: str) -> DatState:
         """The thread's line count, size and first line (BoardNotFound: no such thread)."""
+        path = self._dat_file(key)
+        known = self._dats.known(key) if self._held(path) else None
+        if known is not None:
+            return known
         try:
-            return self._dats.get(key, self._dat_file(key))
+            return self._dats.get(key, path)
         except FileNotFoundError:
+            self._checked.discard(path)
             raise BoardNotFound(key) from None
 
     def posts(self, key: str) -> list[DatPost]:
@@ -172,9 +198,10 @@ class Board:
     def append(self, key: str, post: DatPost, *, age: bool, extra: Iterable[DatPost] = ()) -> int:
         """Append a post (and any lines the server adds after it); return the post's number."""
         with self.locked():
-            number = self.count(key) + 1
+            before = self.dat_state(key)
             data = encode(post.line()) + b"".join(encode(line.line()) for line in extra)
-            after = self._dats.append(key, self._dat_file(key), data)
+            after = self._dats.append(key, self._dat_file(key), data, before)
+            number = before.count + 1
             self._touch_subject(key, after.first_line, after.count, age=age)
             return number
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,3 +149,42 @@ def test_idle_polls_reuse_one_connection(tmp_path: Path) -> None:
         assert len(set(ports)) == 1
         closing = session.get(url, headers={**since, "Connection": "close"})
     assert closing.status_code == 304 and closing.headers["Connection"] == "close"  # asked: still closes
+
+
+def _answers(sock, count: int) -> list[bytes]:
+    """`count` HTTP answers read off one connection (each a head, then its Content-Length body)."""
+    data, answers = b"", []
+    while len(answers) < count:
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            assert chunk, answers
+            data += chunk
+        head, _, data = data.partition(b"\r\n\r\n")
+        length = re.search(rb"Content-Length: (\d+)", head)
+        size = int(length[1]) if length else 0
+        while len(data) < size:
+            data += sock.recv(65536)
+        answers.append(head + b"\r\n\r\n" + data[:size])
+        data = data[size:]
+    return answers
+
+
+def test_idle_polls_answered_in_the_event_loop_keep_their_order_and_their_connection(
+    server: BoardServer, tmp_path: Path
+) -> None:
+    # The board answers an idle poll without a worker thread; pipelined behind and before requests
+    # that do need one, every answer still comes in the order asked, on the one connection.
+    key = open_thread(tmp_path, "test", "差分取得", "一番")
+    age(tmp_path / "test" / "dat" / f"{key}.dat")
+    url = f"{server.url}/test/dat/{key}.dat"
+    modified = requests.get(url, headers=UA).headers["Last-Modified"]
+    poll = f"GET /test/dat/{key}.dat HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: {modified}\r\n\r\n"
+    full = f"GET /test/dat/{key}.dat HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall((poll + full + poll + poll).encode())
+        statuses = [answer.split(b" ", 2)[1] for answer in _answers(sock, 4)]
+        assert statuses == [b"304", b"200", b"304", b"304"]
+        sock.sendall(poll.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n").encode())
+        (closing,) = _answers(sock, 1)
+        assert b" 304 " in closing and b"Connection: close" in closing
+        assert sock.recv(100) == b""  # and it closes, as asked
