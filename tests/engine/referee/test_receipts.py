@@ -104,3 +104,10 @@ def test_an_order_whose_check_raises_is_its_posts_problem_and_the_others_are_tak
     assert [(o.post, o.status) for o in game.store.orders("guess")] == [(3, "accepted")]
     alone = posted(game.poll([game.post("＜予想＞13", "カレン")], minutes=1))
     assert alone == [f">>4\n{INTERNAL_ERROR}"]  # nothing taken: no receipt at all
+
+
+def test_a_refused_order_is_not_one_the_rules_weigh_later_orders_against() -> None:
+    game = game_of(_Weighed(), '["アリス", "ボブ"]')
+    game.poll([game.post("＜予想＞50", "デイブ")], minutes=5)  # no player: refused
+    receipt = posted(game.poll([game.post("＜予想＞50", "ボブ")], minutes=1))
+    assert receipt == ["【受付 ピリオド1（締切 12/01 21:00）】\n>>3 ＜予想＞50"]

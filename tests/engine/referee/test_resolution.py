@@ -38,7 +38,7 @@ class _Seats(_Watched, HoldsSeats):
     """…where a writer with the trip SEAT speaks for ボブ (as a lord for the island he holds)."""
 
     def players_of(self, state, author):  # type: ignore[no-untyped-def]
-        return ["ボブ"] if author.endswith("◆SEATSEATSE") else [author]
+        return [state.players[-1]] if author.endswith("◆SEATSEATSE") else [author]
 
     def check(self, state, order):  # type: ignore[no-untyped-def]
         return None if order.author.endswith("◆SEATSEATSE") else super().check(state, order)
@@ -159,3 +159,37 @@ def test_a_periods_dice_are_its_key_and_the_secret_ones_the_rules_secret(
     assert "guess: period 1 resolved with 1 order(s)" in caplog.messages
     # the stored state is JSON a person can read in the database: names as written
     assert '"アリス"' in game.store.resolution("guess", 1).state
+
+
+def test_a_writer_who_speaks_for_a_player_makes_that_player_ready() -> None:
+    rules = _Seats()
+    game = watched(rules)
+    ready = [
+        game.post("＜予想＞40\n準備完了", "代理", "SEATSEATSE"),
+        game.post("＜予想＞41\n準備完了", "アリス"),
+    ]
+    game.poll(ready, minutes=5)
+    assert len(rules.given) == 1  # both players ready: the period closed at once
+
+
+def test_each_period_is_resolved_with_its_own_accepted_orders_only() -> None:
+    rules = _Watched()
+    game = watched(rules)
+    game.poll([game.post("＜予想＞40", "アリス"), game.post("＜予想＞0", "ボブ")], minutes=5)  # 0: refused
+    game.poll(minutes=65)
+    game.poll([game.post("＜予想＞41", "ボブ")], minutes=5)
+    game.poll(minutes=60)
+    assert [[(o.post, o.canonical) for o in orders] for orders, _ in rules.given] == [
+        [(2, "＜予想＞40")],  # the refused guess is not the rules' to see
+        [(4, "＜予想＞41")],  # アリス's guess of period 1 is not period 2's
+    ]
+
+
+def test_a_pause_moves_the_deadline_the_rules_get_as_it_moved_the_players() -> None:
+    rules = _Watched()
+    game = watched(rules)
+    game.poll([game.post("停止", "GM", GM_TRIP)], minutes=10)  # 20:10, 50 minutes before the close
+    game.poll([game.post("再開", "GM", GM_TRIP), game.post("＜予想＞40", "アリス")], minutes=60)
+    game.poll(minutes=65)
+    ((_, deadline),) = rules.given
+    assert deadline == START.replace(hour=22)  # 21:00 + the hour the clock stood still
