@@ -108,7 +108,8 @@ def test_an_order_whose_stored_form_no_longer_reads_is_left_out_and_logged(
         None,
         "x",
     )
-    game.store.save_orders([row, late])
+    refused = replace(row, post=11, canonical="＜予想＞abc")  # reads as a refusal now, not an order
+    game.store.save_orders([row, late, refused])
     with caplog.at_level(logging.ERROR, logger="threadgm"):
         game.poll(minutes=65)
     ((orders, _),) = rules.given
@@ -118,6 +119,7 @@ def test_an_order_whose_stored_form_no_longer_reads_is_left_out_and_logged(
         (10, "カレン", None),  # no date stored: none given
     ]
     assert "guess: stored order '壊れた命令' no longer parses; left out" in caplog.messages
+    assert "guess: stored order '＜予想＞abc' no longer parses; left out" in caplog.messages
 
 
 def test_a_writer_who_speaks_for_a_player_has_sent_that_players_orders() -> None:
