@@ -108,7 +108,9 @@ def test_an_order_whose_stored_form_no_longer_reads_is_left_out_and_logged(
         None,
         "x",
     )
-    refused = replace(row, post=11, canonical="＜予想＞abc")  # reads as a refusal now, not an order
+    refused = replace(
+        row, post=11, author="デイブ", player="デイブ", order_key="デイブ", canonical="＜予想＞abc"
+    )
     game.store.save_orders([row, late, refused])
     with caplog.at_level(logging.ERROR, logger="threadgm"):
         game.poll(minutes=65)
