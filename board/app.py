@@ -99,10 +99,14 @@ class BoardApp:
         if self._not_modified.applies(environ):
             start_response(not_modified.STATUS, list(not_modified.HEADERS))
             return []
-        request = Request(environ)
         try:
-            endpoint, values = _route(environ)
-            response = self._handlers[endpoint](request, **values)
+            if environ.get("PATH_INFO") == "/test/bbs.cgi" and environ.get("REQUEST_METHOD") == "POST":
+                # Every post comes to this one URL: matched here as the router matches it, and
+                # answered from the environ, without the router's adapter or a Request.
+                response = self._post_2ch(environ)
+            else:
+                endpoint, values = _URLS.bind_to_environ(environ).match()
+                response = self._handlers[endpoint](Request(environ), **values)
         except BoardNotFound:
             response = _not_found()
         except HTTPException as error:
@@ -142,8 +146,11 @@ class BoardApp:
         return self._read_page(request, name, key, option, dialect="2ch")
 
     def _bbs_cgi(self, request: Request) -> Response | _Written:
+        return self._post_2ch(request.environ)
+
+    def _post_2ch(self, environ: dict) -> Response | _Written:
         try:
-            fields = read_form(request.environ, "cp932")
+            fields = read_form(environ, "cp932")
         except FormTooLarge:
             return _html(pages.error_page(PostError(999), name="", mail="", message="", back="/"), status=413)
         except ValueError:
@@ -157,7 +164,6 @@ class BoardApp:
             message=fields.get("MESSAGE", ""),
             subject=fields.get("subject", ""),
         )
-        environ = request.environ
         client = Client(environ.get("REMOTE_ADDR") or "", dict(parse_cookie(environ)), confirm_cookies=True)
         outcome = self.posting.write(form, client) if form.board in self.boards else PostError(999)
         if isinstance(outcome, Written):
@@ -285,13 +291,6 @@ class BoardApp:
         response.headers["Content-Type"] = mimetype  # send_file would add its own charset=utf-8
         response.headers["Accept-Ranges"] = "bytes"
         return response
-
-
-def _route(environ: dict) -> tuple[str, dict]:
-    # Every post comes to this one URL: matched here as the router matches it, without its adapter.
-    if environ.get("PATH_INFO") == "/test/bbs.cgi" and environ.get("REQUEST_METHOD") == "POST":
-        return "bbs_cgi", {}
-    return _URLS.bind_to_environ(environ).match()
 
 
 def _html(page: str, status: int = 200) -> Response:

@@ -1,0 +1,32 @@
+"""Form decoding: the fast percent-decoding gives exactly what urllib's unquote_to_bytes gives."""
+
+from __future__ import annotations
+
+from urllib.parse import quote_from_bytes, unquote_to_bytes
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from board.forms import _unquote, _urlencoded
+
+# What a form part may hold: escapes (good and broken), backslashes, `+`, raw bytes of any value.
+_PIECES = st.sampled_from(
+    [b"%", b"%4", b"%41", b"%e3", b"%ZZ", b"\\", b"\\x41", b"+", b"x", b"\x82\xa0", b"\n"]
+)
+_PARTS = st.lists(st.one_of(_PIECES, st.binary(max_size=4)), max_size=12).map(b"".join)
+
+
+@given(_PARTS)
+def test_any_part_decodes_as_unquote_to_bytes_decodes_it(part: bytes) -> None:
+    assert _unquote(part) == unquote_to_bytes(part.replace(b"+", b" "))
+
+
+@given(st.binary(max_size=64))
+def test_what_a_browser_encodes_comes_back_byte_for_byte(value: bytes) -> None:
+    assert _urlencoded(b"MESSAGE=" + quote_from_bytes(value).encode("ascii")) == [(b"MESSAGE", value)]
+
+
+def test_a_long_japanese_body_and_odd_escapes() -> None:
+    body = "ベンチ書き込み＃".encode("cp932") * 300
+    assert _unquote(quote_from_bytes(body).encode("ascii")) == body
+    assert _unquote(b"a+b%2Bc%5C%ZZ%") == b"a b+c\\%ZZ%"
