@@ -4,6 +4,8 @@ entry point to the bottom."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.architecture.import_graph import ENTRY, cycles, graph, longest_chain, room, rooms
 
 MAX_ROOMS_DOWN = 10  # scheduler → cli → bot → web → … → parser, measured in rooms (see `room`)
@@ -30,3 +32,14 @@ def test_the_measures_themselves() -> None:
         "engine.ruleset",
         "bot",
     )
+
+
+MAX_LOOSE_ENGINE_MODULES = 6  # the small kernel at the bottom; everything else lives in a package
+
+
+def test_the_engine_is_packages_and_a_small_kernel() -> None:
+    engine = Path(__file__).resolve().parents[2] / "engine"
+    loose = sorted(p.stem for p in engine.glob("*.py") if p.name != "__init__.py")
+    packages = sorted(p.name for p in engine.iterdir() if (p / "__init__.py").exists())
+    assert len(loose) <= MAX_LOOSE_ENGINE_MODULES, loose
+    assert {"clock", "dice", "offline", "referee", "rules", "ruleset"} <= set(packages), packages
