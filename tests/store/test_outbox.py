@@ -103,3 +103,27 @@ def test_rows_come_in_the_order_they_were_owed_whatever_their_state(store: Store
     store.mark_sent("dice/12/0", NOW, 6)
     store.drop("dice/13/0", "ＥＲＲＯＲ")
     assert [row.state for row in map(store.outbox_item, ("dice/12/0", "dice/13/0"))] == ["sent", "dropped"]
+
+
+def test_a_row_keeps_the_boards_reason_only_while_it_is_owed_and_forgets_the_post_it_was_refused_in(
+    store: Store,
+) -> None:
+    store.queue("a", "X", "dice", ">>5", NOW)
+    store.queue("b", "X", "dice", ">>6", NOW)
+    store.mark_sending(["a", "b"], 5, body=">>5\n>>6")
+    assert [(r.batch, r.sent_body) for r in store.outbox("X")] == [("a", ">>5\n>>6"), ("a", ">>5\n>>6")]
+    store.mark_unsent(["a", "b"], "593 10 sec たたないと書けません")
+    # back to owed: the refused post is no longer one these rows were in (a later post may hold one alone)
+    assert [(r.state, r.batch, r.sent_body, r.last_error) for r in store.outbox("X")] == [
+        ("pending", None, None, "593 10 sec たたないと書けません"),
+        ("pending", None, None, "593 10 sec たたないと書けません"),
+    ]
+    store.mark_sending("a", 6)
+    store.mark_sent("a", NOW, number=7)
+    sent = store.outbox_item("a")
+    assert (sent.state, sent.sent_number, sent.last_error, sent.batch) == (
+        "sent",
+        7,
+        None,
+        "a",
+    )  # written: no reason
