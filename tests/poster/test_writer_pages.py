@@ -228,7 +228,11 @@ def test_a_redirect_that_names_no_page_is_looked_for_not_followed_or_crashed_on(
     assert nowhere == WriteOutcome(
         "uncertain", "the board answered HTTP 302 and named no page", retry_after=60
     )
-    assert bbs(b"", 399).message == "the board answered HTTP 399 and named no page"
+    for status in (300, 399):  # 300 has no Location by nature; requests calls it no redirect
+        assert bbs(b"", status).message == f"the board answered HTTP {status} and named no page"
+    # 400 and up are pages again: the board's own words are read
+    refused = error_page("<b>ＥＲＲＯＲ：本文が長すぎます！</b>").encode("cp932")
+    assert bbs(refused, 400) == WriteOutcome("rejected", "ＥＲＲＯＲ：本文が長すぎます！")
     assert bbs(b"", 303, Location="http://portal.example/").message == (
         "redirected away from the board: 'http://portal.example/'"
     )
@@ -245,3 +249,12 @@ def test_bytes_the_boards_encoding_lacks_do_not_hide_its_answer(bbs) -> None:
     page = "<title>ＥＲＲＯＲ！</title><b>ＥＲＲＯＲ：本文が長すぎます！</b>".encode("cp932") + b"\x82"
     assert bbs(page, 200) == WriteOutcome("rejected", "ＥＲＲＯＲ：本文が長すぎます！ \ufffd")
     assert bbs(b"\xff" + "<title>書きこみました。</title>".encode("cp932"), 200).posted
+
+
+def test_a_writer_given_no_mail_sends_an_empty_mail_field() -> None:
+    # no mail is the board's default (the post ages the thread): the field is sent, empty
+    from tests.poster.test_writer import REF, Answer, Session
+
+    session = Session(Answer("<title>書きこみました。</title>"))
+    assert BoardWriter(session, "ボット").reply(REF, "本文").posted  # type: ignore[arg-type]
+    assert session.forms[0]["mail"] == ""
