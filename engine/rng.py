@@ -20,6 +20,7 @@ import functools
 import hashlib
 import struct
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any, Protocol
 
 from parser.numbers import read_number
@@ -86,18 +87,17 @@ def stream_words(key: bytes, purpose: str) -> Iterator[int]:
 class SeededDice:
     """One purpose's stream under a period key; remembers what it rolled for reports and audits.
 
-    Words come four at a time (one HMAC block) and faces are drawn from them in a loop of their own
-    (`roll_many` for a whole xDy): a die costs no generator step, no call and no object of its own.
-    The faces are `face_from_word`'s, word for word (tests/engine/test_rng_bound.py holds both)."""
+    Words come four at a time (one HMAC block) and are kept until used; `roll_many` draws a whole
+    xDy's faces from them at once: a die costs no generator step, no call and no object of its own.
+    The faces are `face_from_word`'s, word for word (tests/engine/test_rng.py holds both)."""
 
-    __slots__ = ("_block", "_index", "_key", "_record", "_words", "purpose")
+    __slots__ = ("_blocks", "_key", "_record", "_unread", "purpose")
 
     def __init__(self, key: bytes, purpose: str) -> None:
         self.purpose = purpose
         self._key = key
-        self._block = 0
-        self._words: tuple[int, ...] = ()
-        self._index = 0
+        self._blocks = 0  # blocks drawn so far: the number of the next one
+        self._unread: tuple[int, ...] = ()  # the words drawn and not used yet, in stream order
         self._record: list[tuple[int, tuple[int, ...]]] = []  # (sides, faces) per call, not per die
 
     @property
@@ -112,35 +112,49 @@ class SeededDice:
         """`count` dice of `sides`, in stream order (the same faces as `count` calls of `roll`)."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
-        limit = _WORD - (_WORD % sides)
-        words, index = self._words, self._index
-        if not words:
-            words, index = _block(self._key, self.purpose, 0), 0
-            self._block = 1
-        chunk = words[index : index + count]
-        if len(chunk) == count and max(chunk, default=0) < limit:  # the usual case: no word rejected
+        limit = _WORD - _WORD % sides
+        words = self._unread
+        if len(words) < count:
+            words += self._draw(-((len(words) - count) // 4))  # whole blocks: ceil(missing / 4)
+        chunk = words[:count]
+        if max(chunk, default=0) < limit:  # the usual case: no word rejected
             faces = [word % sides + 1 for word in chunk]
-            index += count
+            self._unread = words[count:]
         else:
-            faces = []
-        while len(faces) < count:
-            if index == len(words):
-                words, index = _block(self._key, self.purpose, self._block), 0
-                self._block += 1
-            word = words[index]
-            index += 1
-            if word < limit:  # else rejected: the next word
-                faces.append(word % sides + 1)
-        self._words, self._index = words, index
+            faces = self._rejecting(words, sides, limit, count)
         self._record.append((sides, tuple(faces)))
         return faces
+
+    def _rejecting(self, words: tuple[int, ...], sides: int, limit: int, count: int) -> list[int]:
+        """Word by word, throwing away those at or above `limit`, until `count` faces are drawn."""
+        faces: list[int] = []
+        index = 0
+        while len(faces) < count:
+            if index == len(words):
+                words, index = self._draw(1), 0
+            word = words[index]
+            index += 1
+            if word < limit:
+                faces.append(word % sides + 1)
+        self._unread = words[index:]
+        return faces
+
+    def _draw(self, blocks: int) -> tuple[int, ...]:
+        """The words of the stream's next `blocks` blocks."""
+        first = self._blocks
+        self._blocks += blocks
+        if blocks == 1:
+            return _block(self._key, self.purpose, first)
+        return tuple(
+            chain.from_iterable(_block(self._key, self.purpose, n) for n in range(first, first + blocks))
+        )
 
 
 def roll_many(dice: Dice, sides: int, count: int) -> list[int]:
     """`count` dice of `sides` from any `Dice`, batched where the dice can (`SeededDice.roll_many`)."""
     batch = getattr(dice, "roll_many", None)
     if batch is not None:
-        return batch(sides, count)
+        return batch(sides, count)  # type: ignore[no-any-return]
     roll = dice.roll
     return [roll(sides) for _ in range(count)]
 

@@ -76,7 +76,7 @@ def normalize(command: str) -> str:
 
 def evaluate(command: str, dice: Dice) -> BCDiceResult | None:
     """BCDice's answer to one command line, or None exactly when BCDice gives no reply."""
-    normalized = normalize(command)
+    normalized = command if command.isascii() else normalize(command)  # ASCII is its own NFKC
     roller = Roller(dice)
     try:
         answer = _run(normalized, roller)
@@ -112,7 +112,9 @@ def clear_caches() -> None:
 
 def _run(line: str, roller: Roller) -> Answer | None:
     """The first family that answers the line, in BCDice's order; raises on a refusal."""
-    for step in _steps(line):
+    # the steps are kept per line as the parses are; an overlong line is refused and not kept
+    steps = _kept_steps(line) if len(line) <= MAX_COMMAND_CHARS else outcomes(line)
+    for step in steps:
         if isinstance(step, LimitExceeded):
             raise step.with_traceback(None)
         answer = step(roller)
@@ -121,15 +123,9 @@ def _run(line: str, roller: Roller) -> Answer | None:
     return None
 
 
-def _steps(line: str) -> tuple[Step | LimitExceeded, ...]:
-    """The line's parses as steps to run with a command's dice, kept per line like the parses."""
-    if len(line) > MAX_COMMAND_CHARS:
-        return outcomes(line)  # the refusal alone, and an overlong line is not kept
-    return _kept_steps(line)
-
-
 @lru_cache(maxsize=4096)
 def _kept_steps(line: str) -> tuple[Step | LimitExceeded, ...]:
+    """The line's parses as steps to run with a command's dice."""
     return tuple(
         outcome if isinstance(outcome, LimitExceeded) else _step(outcome) for outcome in outcomes(line)
     )

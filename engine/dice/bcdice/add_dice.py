@@ -105,15 +105,16 @@ def _single_roll(node: DiceRoll, echo: str, secret: bool) -> Callable[[Roller], 
         return None
     if sides == 66:
         return None
-    sep = stringify.SEP
+    head = echo + stringify.SEP
 
     def run(roller: Roller) -> Answer:
         faces = roller.roll_barabara(times, sides)
         total = sum(faces)
         if len(faces) <= 1:
-            return Answer(f"{echo}{sep}{total}", secret=secret, total=total)
+            return Answer(f"{head}{total}", secret, False, False, False, False, total)
+        breakdown = ",".join(map(str, faces))
         return Answer(
-            f"{echo}{sep}{total}[{','.join(map(str, faces))}]{sep}{total}", secret=secret, total=total
+            f"{head}{total}[{breakdown}]{stringify.SEP}{total}", secret, False, False, False, False, total
         )
 
     return run

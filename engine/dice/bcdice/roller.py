@@ -9,6 +9,8 @@ Unlike BCDice, the dice that show 0 without rolling count toward those 10000 too
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from engine.rng import Dice, roll_many
 
 MAX_DICE = 10000  # BCDice's UPPER_LIMIT_RANDS: dice per command
@@ -31,10 +33,11 @@ def too_many_dice() -> Refused:
 class Roller:
     """One command's dice: rolls through `dice`, counts against MAX_DICE, records (sides, value)."""
 
-    __slots__ = ("_dice", "_used", "rolls")
+    __slots__ = ("_batch", "_dice", "_used", "rolls")
 
     def __init__(self, dice: Dice) -> None:
         self._dice = dice
+        self._batch = getattr(dice, "roll_many", None)  # `SeededDice.roll_many`, looked up once
         self._used = 0
         self.rolls: list[tuple[int, int]] = []
 
@@ -58,8 +61,9 @@ class Roller:
         self._used += times
         if sides <= 0 or sides > MAX_SIDES:
             return [0] * times
-        faces = roll_many(self._dice, sides, times)
-        self.rolls.extend([(sides, face) for face in faces])
+        batch = self._batch
+        faces = batch(sides, times) if batch is not None else roll_many(self._dice, sides, times)
+        self.rolls.extend(zip(repeat(sides), faces))
         return faces
 
     def roll_d66(self, order: str) -> int:
