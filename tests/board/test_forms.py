@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from board.forms import _unquote, _urlencoded
@@ -16,11 +16,17 @@ _PIECES = st.sampled_from(
 _PARTS = st.lists(st.one_of(_PIECES, st.binary(max_size=4)), max_size=12).map(b"".join)
 
 
+# The machine may be busy: data generation's speed is no part of what is checked.
+_RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_RELAXED
 @given(_PARTS)
 def test_any_part_decodes_as_unquote_to_bytes_decodes_it(part: bytes) -> None:
     assert _unquote(part) == unquote_to_bytes(part.replace(b"+", b" "))
 
 
+@_RELAXED
 @given(st.binary(max_size=64))
 def test_what_a_browser_encodes_comes_back_byte_for_byte(value: bytes) -> None:
     assert _urlencoded(b"MESSAGE=" + quote_from_bytes(value).encode("ascii")) == [(b"MESSAGE", value)]
