@@ -30,7 +30,7 @@ class FleetMoves:
     options: Options
     period: int
     occupants: dict[Hex, set[str]]  # ships by hex
-    carried: dict[str, set[str]]  # fighters by carrier or base
+    carried: dict[str, set[str]]  # fighters by carrier (those at an island's base are not counted)
     stranded: dict[str, Evacuation]  # fighters waiting to evacuate
     removed: dict[str, int]  # unit → the order that removed it
     events: list[str]
@@ -105,7 +105,8 @@ class FleetMoves:
         del self.stranded[fighter.id]
         fighter = self._changing(fighter)
         fighter.base, fighter.hex = order.target, None
-        self.carried[order.target].add(fighter.id)
+        if order.target not in self.state.islands:
+            self.carried[order.target].add(fighter.id)
         operation = self._take_off(fighter, naval_hex.line(evacuation.hex, base_hex), entry.index)
         result.result = MOVED
         used = (
@@ -161,7 +162,7 @@ class FleetMoves:
         unit = self.state.units.pop(unit_id)
         self.removed[unit_id] = index
         if unit.category == FIGHTER:
-            if unit.base is not None:
+            if unit.base in self.carried:
                 self.carried[unit.base].discard(unit_id)
             evacuation = self.stranded.pop(unit_id, None)
             if evacuation is not None:

@@ -101,9 +101,10 @@ class _Period(FleetMoves):
         self.events: list[str] = []
         self.occupants: dict[Hex, set[str]] = defaultdict(set)
         self.carried: dict[str, set[str]] = defaultdict(set)
+        islands = self.state.islands
         for unit in self.state.units.values():
             if unit.category == FIGHTER:
-                if unit.base is not None:
+                if unit.base is not None and unit.base not in islands:  # what a carrier's loss strands
                     self.carried[unit.base].add(unit.id)
             elif unit.hex is not None:
                 self.occupants[unit.hex].add(unit.id)
