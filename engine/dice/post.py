@@ -17,7 +17,7 @@ publish when it reveals the period.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.dice.bcdice import BCDiceResult, evaluate, normalize
 from engine.dice.bcdice.faces import Interval, bbs_totals, command_totals, coverage
@@ -39,8 +39,7 @@ IGNORED = f"{MAX_COMMANDS + 1}件目以降のダイスは無視しました（1�
 TABLE_DICE = "表のダイスには diceNdM= か、1D6・2D6+1 のような足し算のダイス、D66 を使ってください"
 
 
-@dataclass(frozen=True)
-class _Answer:
+class _Answer(NamedTuple):
     blocks: tuple[Block, ...]
     hidden: str | None = None  # the text withheld from a secret answer
 
@@ -108,16 +107,30 @@ class _Budget:
         return _CountedDice(dice, self)
 
 
-@dataclass
 class _CountedDice:
-    dice: Dice
-    budget: _Budget
+    """A command's stream, counting its dice against the post's budget; an xDy is drawn whole."""
+
+    __slots__ = ("budget", "dice")
+
+    def __init__(self, dice: Dice, budget: _Budget) -> None:
+        self.dice = dice
+        self.budget = budget
 
     def roll(self, sides: int) -> int:
         if self.budget.left <= 0:
             raise _TooManyDice
         self.budget.left -= 1
         return self.dice.roll(sides)
+
+    def roll_many(self, sides: int, count: int) -> list[int]:
+        left = self.budget.left
+        if count > left:  # the dice within the budget are rolled, as one by one they would be
+            if left > 0:
+                roll_many(self.dice, sides, left)
+            self.budget.left = 0
+            raise _TooManyDice
+        self.budget.left = left - count
+        return roll_many(self.dice, sides, count)
 
 
 def roll_command(command: str, dice: Dice) -> BCDiceResult | None:

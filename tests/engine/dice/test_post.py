@@ -305,3 +305,34 @@ def test_one_post_rolls_at_most_its_dice_budget() -> None:
     Counting.rolled = 0
     whole = answer_post("x10 100D6", Counting())  # exactly the budget: every die rolled
     assert whole is not None and "多すぎる" not in whole.plain and Counting.rolled == MAX_POST_DICE
+
+
+class _OneByOne:
+    """The streams of `source` with only `roll`: what a post answers when no xDy is drawn whole."""
+
+    def __init__(self, source: SeededSource) -> None:
+        self.source = source
+
+    def stream(self, purpose: str) -> _OneByOne:
+        self.dice = self.source.stream(purpose)
+        return self
+
+    def roll(self, sides: int) -> int:
+        return self.dice.roll(sides)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "2D6\n1D100\n10D6+3\ndice3d47=\n2B6\nx3 2D6",
+        "1D6\nx100 100D1000\n2D6",  # over the budget in the middle: the same refusal and the same rest
+        "x10 100D6",  # exactly the budget
+        "x9 100D6\n99D6\n2D6",  # the budget ends inside an xDy: that command is the one refused
+    ],
+)
+def test_a_post_s_dice_drawn_whole_are_the_dice_drawn_one_by_one(body: str) -> None:
+    key = bytes(range(32))
+    batched = answer_post(body, SeededSource(key))
+    one_by_one = answer_post(body, _OneByOne(SeededSource(key)))
+    assert batched is not None and one_by_one is not None
+    assert batched.plain == one_by_one.plain and batched.meta == one_by_one.meta
