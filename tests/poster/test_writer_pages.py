@@ -137,6 +137,9 @@ def test_a_page_that_is_neither_success_nor_error_is_looked_for_then_rested_on()
     assert classify("<html><body>メンテナンス中です</body></html>") == WriteOutcome(
         "uncertain", "an answer threadgm does not know: メンテナンス中です", retry_after=60
     )
+    # an empty page says nothing: nothing is made up for it
+    assert classify("") == WriteOutcome("uncertain", "an answer threadgm does not know: ", retry_after=60)
+    assert classify("<!-- 2ch_X:true -->") == WriteOutcome("posted", "")
     # a page with nothing but a title is named by its title; a long page is cut for the log
     assert classify("<title>ようこそ</title>").message == "an answer threadgm does not know: ようこそ"
     long = classify("<p>" + "お知らせ" * 200 + "</p>").message

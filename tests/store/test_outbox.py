@@ -27,6 +27,14 @@ def test_a_thread_owes_what_is_pending_or_in_flight_and_nothing_once_sent_or_dro
     assert not store.owes("X")
     store.queue("a", "X", "dice", ">>5", NOW)
     assert store.owes("X") and not store.owes("Y")  # another thread's rows are not this one's debt
+    owed = store.outbox_item("a")
+    assert (owed.kind, owed.body, owed.created_at, owed.state, owed.attempts) == (
+        "dice",
+        ">>5",
+        NOW.isoformat(),
+        "pending",
+        0,
+    )
     store.mark_sending("a", 5)
     assert store.owes("X")  # in flight: still to settle
     store.mark_sent("a", NOW)
