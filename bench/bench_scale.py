@@ -5,7 +5,8 @@ own, so its CPU and memory are its alone) with one dice game per thread polling 
 seconds. Once every game is online it measures an idle window, then a window with players posting
 `--rate` dice posts a second to random threads, and prints:
 - polls achieved per second against the configured THREADS / interval;
-- the bot's CPU (% of one core) and RSS, idle and under the post rate;
+- the bot's CPU (% of one core) and RSS, idle and under the post rate, and the CPU of this process
+  (the board serving it, and the players) — what may bound the polls on a loaded machine;
 - bytes and TCP connections per idle poll (one connection reused is 1 / polls per connection);
 - post → answer p50 / p95 (the answer's arrival at the board's bbs.cgi).
 `--checkout PATH` runs the bot from another checkout of threadgm (the same board and load), to
@@ -146,14 +147,16 @@ def window(counting: Counting, pid: int, seconds: float) -> dict[str, float]:
     """What the bot did over `seconds` from now."""
     with counting.lock:
         start_polls = len(counting.polls)
-    cpu, started = cpu_seconds(pid), time.monotonic()
+    cpu, board_cpu, started = cpu_seconds(pid), time.process_time(), time.monotonic()
     time.sleep(seconds)
     elapsed = time.monotonic() - started
+    board_cpu = time.process_time() - board_cpu
     with counting.lock:
         polls = counting.polls[start_polls:]
     return {
         "polls_per_second": len(polls) / elapsed,
         "cpu_percent": 100 * (cpu_seconds(pid) - cpu) / elapsed,
+        "board_cpu_percent": 100 * board_cpu / elapsed,
         "rss_mb": rss_mb(pid),
         "bytes_per_poll": statistics.mean(p[1] for p in polls) if polls else 0.0,
         "connections_per_poll": len({p[2] for p in polls}) / len(polls) if polls else 0.0,
@@ -212,12 +215,15 @@ def run(tmp: Path, args: argparse.Namespace) -> None:
         server.close()
     configured = args.threads / args.interval
     print(f"configured polls/s: {configured:.1f} ({args.threads} threads every {args.interval:g} s)")
-    print(f"{'':18}{'polls/s':>9}{'of conf.':>9}{'CPU %':>8}{'RSS MB':>8}{'B/poll':>8}{'conn/poll':>10}")
+    print(
+        f"{'':18}{'polls/s':>9}{'of conf.':>9}{'CPU %':>8}{'RSS MB':>8}{'B/poll':>8}{'conn/poll':>10}"
+        f"{'board CPU %':>12}"
+    )
     for name, row in (("idle", idle), (f"{args.rate:g} posts/s", latencies["window"])):
         print(
             f"{name:18}{row['polls_per_second']:9.1f}{100 * row['polls_per_second'] / configured:8.1f}%"
             f"{row['cpu_percent']:8.1f}{row['rss_mb']:8.1f}{row['bytes_per_poll']:8.0f}"
-            f"{row['connections_per_poll']:10.4f}"
+            f"{row['connections_per_poll']:10.4f}{row['board_cpu_percent']:12.1f}"
         )
     seconds = latencies["seconds"]
     if seconds:

@@ -107,10 +107,32 @@ class Store(OutboxTable):
             self.db.enable_wal()
         self._lock = threading.RLock()
         self._depth = 0
+        self._writer: int | None = None  # the thread inside `transaction()`
         migrate(self.db)
+        # The polls' lookups (is the thread active, does it owe anything) have a connection of their
+        # own: in WAL mode a reader never waits for a writer, so no idle poll waits out another
+        # game's commit (an fsync: 10 ms on this machine, a few of them for each answer).
+        self._reader = (
+            sqlite3.connect(self.path, check_same_thread=False, timeout=30) if self.path != ":memory:" else None
+        )
+        self._reader_lock = threading.Lock()
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
         self.db.conn.close()
+
+    def lookup(self, sql: str, args: list) -> tuple | None:
+        """The first row of a read of one row at most, as last committed — except inside this
+        thread's own transaction, which must see its own writes. (Every row is fetched: a statement
+        stepped to its end holds no read snapshot open.)"""
+        if self._reader is None or self._writer == threading.get_ident():
+            with self._lock:
+                rows = self.db.conn.execute(sql, args).fetchall()
+        else:
+            with self._reader_lock:
+                rows = self._reader.execute(sql, args).fetchall()
+        return rows[0] if rows else None
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -123,14 +145,14 @@ class Store(OutboxTable):
                 finally:
                     self._depth -= 1
                 return
-            self._depth = 1
+            self._depth, self._writer = 1, threading.get_ident()
             try:
                 # BEGIN now, so sqlite-utils' own atomic blocks inside become savepoints instead of
                 # committing on their own
                 with self.db.atomic():
                     yield
             finally:
-                self._depth = 0
+                self._depth, self._writer = 0, None
 
     # -- threads ---------------------------------------------------------------------------------
 
@@ -144,8 +166,7 @@ class Store(OutboxTable):
     def thread(self, thread_id: str) -> ThreadRecord:
         """One read by the primary key (every poll asks it; sqlite-utils' `get` looks the table's
         keys up first, and cost twelve times the query)."""
-        with self._lock:
-            row = self.db.conn.execute(_THREAD_BY_ID, [thread_id]).fetchone()
+        row = self.lookup(_THREAD_BY_ID, [thread_id])
         if row is None:
             raise NotFoundError(f"no thread {thread_id!r}")
         return ThreadRecord(*row)

@@ -40,6 +40,8 @@ class _Transactional(Protocol):
 
     def transaction(self) -> AbstractContextManager[None]: ...
 
+    def lookup(self, sql: str, args: list) -> tuple | None: ...
+
 
 def _next_seq(db: Database, thread_id: str) -> int:
     return db.execute(_NEXT_SEQ, [thread_id]).fetchone()[0]
@@ -76,8 +78,7 @@ class OutboxTable:
 
     def owes(self: _Transactional, thread_id: str) -> bool:
         """Whether anything is left to send or to settle (one indexed read: idle polls ask it)."""
-        with self._lock:
-            return self.db.execute(_OWES, [thread_id]).fetchone() is not None
+        return self.lookup(_OWES, [thread_id]) is not None
 
     def outbox_item(self: _Transactional, outbox_id: str) -> OutboxRecord:
         with self._lock:
