@@ -10,7 +10,8 @@ seconds. Once every game is online it measures an idle window, then a window wit
 - bytes and TCP connections per idle poll (one connection reused is 1 / polls per connection);
 - post → answer p50 / p95 (the answer's arrival at the board's bbs.cgi).
 `--checkout PATH` runs the bot from another checkout of threadgm (the same board and load), to
-compare two versions in one run.
+compare two versions in one run. `--workers N` and `--per-host N` set the bot's polls in flight
+(all of them, and on one host: every thread here is on one host); unset, the bot's defaults.
 """
 
 from __future__ import annotations
@@ -127,8 +128,11 @@ def open_threads(app, count: int) -> list[str]:
     return keys
 
 
-def write_config(path: Path, origin: str, keys: list[str], interval: float, database: Path) -> None:
-    lines = ["[bot]", f'name = "{BOT_NAME}"', f'database = "{database}"', ""]
+def write_config(
+    path: Path, origin: str, keys: list[str], interval: float, database: Path, **bot: int | None
+) -> None:
+    lines = ["[bot]", f'name = "{BOT_NAME}"', f'database = "{database}"']
+    lines += [f"{key} = {value}" for key, value in bot.items() if value is not None] + [""]
     for index, key in enumerate(keys):
         lines += [
             "[[game]]",
@@ -172,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="the threadgm checkout to run the bot from"
     )
+    parser.add_argument("--workers", type=int, help="[bot] workers (default: the bot's)")
+    parser.add_argument("--per-host", type=int, help="[bot] per_host (default: the bot's)")
     args = parser.parse_args(argv or [])
     with tempfile.TemporaryDirectory() as tmp:
         run(Path(tmp), args)
@@ -186,7 +192,15 @@ def run(tmp: Path, args: argparse.Namespace) -> None:
     counting = Counting(app)
     server = BoardServer(counting).start()
     config = tmp / "bot.toml"
-    write_config(config, server.url, keys, args.interval, tmp / "bot.sqlite")
+    write_config(
+        config,
+        server.url,
+        keys,
+        args.interval,
+        tmp / "bot.sqlite",
+        workers=args.workers,
+        per_host=args.per_host,
+    )
     log = (tmp / "bot.log").open("wb")
     started = time.monotonic()
     bot = subprocess.Popen(
@@ -205,7 +219,9 @@ def run(tmp: Path, args: argparse.Namespace) -> None:
             f"bot from {args.checkout}: {len(counting.online)}/{args.threads} games online after {online:.1f} s"
         )
         if bot.poll() is not None:
-            raise SystemExit(f"the bot stopped (exit {bot.returncode}): {(tmp / 'bot.log').read_text()[-800:]}")
+            raise SystemExit(
+                f"the bot stopped (exit {bot.returncode}): {(tmp / 'bot.log').read_text()[-800:]}"
+            )
         time.sleep(args.interval * 2)  # past the first reads of the bot's own openings
         idle = window(counting, bot.pid, args.seconds)
         latencies, unanswered = load(app, counting, bot.pid, keys, args)
@@ -214,7 +230,10 @@ def run(tmp: Path, args: argparse.Namespace) -> None:
         bot.wait(60)
         server.close()
     configured = args.threads / args.interval
-    print(f"configured polls/s: {configured:.1f} ({args.threads} threads every {args.interval:g} s)")
+    in_flight = f"workers {args.workers or 'default'}, per_host {args.per_host or 'default'}"
+    print(
+        f"configured polls/s: {configured:.1f} ({args.threads} threads every {args.interval:g} s; {in_flight})"
+    )
     print(
         f"{'':18}{'polls/s':>9}{'of conf.':>9}{'CPU %':>8}{'RSS MB':>8}{'B/poll':>8}{'conn/poll':>10}"
         f"{'board CPU %':>12}"
