@@ -112,13 +112,15 @@ class SeededDice:
         """`count` dice of `sides`, in stream order (the same faces as `count` calls of `roll`)."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
+        if count < 1:
+            return []
         limit = _WORD - _WORD % sides
         words = self._unread
         if len(words) < count:
             words += self._draw(-((len(words) - count) // 4))  # whole blocks: ceil(missing / 4)
         chunk = words[:count]
-        if max(chunk, default=0) < limit:  # the usual case: no word rejected
-            faces = [word % sides + 1 for word in chunk]
+        if max(chunk) < limit:  # the usual case: no word rejected
+            faces = [chunk[0] % sides + 1] if count == 1 else [word % sides + 1 for word in chunk]
             self._unread = words[count:]
         else:
             faces = self._rejecting(words, sides, limit, count)

@@ -142,3 +142,9 @@ def test_a_block_is_hmac_sha256_of_the_purpose_and_its_number(key: bytes) -> Non
         digest = hmac.digest(key, f"{purpose}|{block}".encode(), hashlib.sha256)
         words = [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
         assert list(_block(key, purpose, block)) == words
+
+
+def test_no_dice_or_fewer_are_no_faces_and_leave_the_stream_as_it_was() -> None:
+    dice, fresh = SeededDice(KEY, "p"), SeededDice(KEY, "p")
+    assert dice.roll_many(6, 0) == [] and dice.roll_many(6, -3) == []
+    assert dice.roll_many(6, 5) == fresh.roll_many(6, 5) and dice.rolled == fresh.rolled
