@@ -22,8 +22,8 @@ import re
 import secrets
 import threading
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from board import settings as setting_file
@@ -62,6 +62,7 @@ class Board:
         # disk once in that hold (a dat, SETTING.TXT, board.json) needs no stat again until release.
         self._holder: int | None = None
         self._checked: set[str] = set()
+        self._hold = _Hold(self)
         # Paths as strings: a post looks at several files, and a Path join costs more than the stat.
         self._settings_path = str(root / "SETTING.TXT")
         self._meta_path = str(root / "board.json")
@@ -71,22 +72,30 @@ class Board:
         self._subject = SubjectIndex(root / "subject.txt")
         self._dats = DatStates()
 
-    @contextmanager
-    def locked(self) -> Iterator[None]:
+    def locked(self) -> AbstractContextManager[None]:
         """Hold the board (re-entrant within a thread, exclusive across threads and processes)."""
-        with self._lock:
+        return self._hold
+
+    def _acquire(self) -> None:
+        self._lock.acquire()
+        try:
             if self._lock_depth == 0:
                 fcntl.flock(self._lock_file(), fcntl.LOCK_EX)
                 self._holder = threading.get_ident()
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-                if self._lock_depth == 0:
-                    self._holder = None
-                    self._checked.clear()
-                    fcntl.flock(self._lock_file(), fcntl.LOCK_UN)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._lock_depth += 1
+
+    def _release(self) -> None:
+        try:
+            self._lock_depth -= 1
+            if self._lock_depth == 0:
+                self._holder = None
+                self._checked.clear()
+                fcntl.flock(self._lock_file(), fcntl.LOCK_UN)
+        finally:
+            self._lock.release()
 
     def _held(self, name: str) -> bool:
         """`name` was checked against the disk in the lock hold of the calling thread; from now on
@@ -237,6 +246,21 @@ class Board:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
+
+
+class _Hold:
+    """`Board.locked()`: a class, not a generator, as every post takes the lock twice."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __enter__(self) -> None:
+        self._board._acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._board._release()
 
 
 class BoardStore:

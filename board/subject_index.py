@@ -63,6 +63,7 @@ class SubjectIndex:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._file = str(path)  # a post stats, writes and replaces it: a Path's str() each time costs
         self._snapshot: _Snapshot | None = None
 
     def entries(self) -> list[ThreadEntry]:
@@ -85,7 +86,7 @@ class SubjectIndex:
         keys.insert(at, entry.key)
         entries.insert(at, entry)
         lines.insert(at, encode(entry.line()))
-        tmp = f"{self.path}.tmp"
+        tmp = f"{self._file}.tmp"
         data = memoryview(b"".join(lines))
         out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         try:
@@ -94,13 +95,13 @@ class SubjectIndex:
             signature = _signature(os.fstat(out))  # a rename keeps inode, size and mtime
         finally:
             os.close(out)
-        os.replace(tmp, self.path)
+        os.replace(tmp, self._file)
         self._snapshot = _Snapshot(signature, tuple(keys), tuple(entries), tuple(lines))
 
     def _current(self) -> _Snapshot:
         snapshot = self._snapshot
         try:
-            signature = _signature(os.stat(self.path))
+            signature = _signature(os.stat(self._file))
         except FileNotFoundError:
             signature = None
         if snapshot is not None and snapshot.signature == signature:
