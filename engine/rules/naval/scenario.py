@@ -170,25 +170,42 @@ def _hex(value: object, state: NavalState, where: str, errors: list[str]) -> Hex
     return hex_
 
 
+_ISLAND_KEYS = frozenset({"code", "home", "permits_evacuation", "players"})
+
+
+def _plain_hex(value: object, state: NavalState) -> Hex | None:
+    """An ordinary `[x, y]` on the map as a hex, or None for `_hex` to check (and say why)."""
+    if type(value) is not list or len(value) != 2:
+        return None
+    x, y = value
+    if type(x) is not int or type(y) is not int or not (0 <= x < state.width and 0 <= y < state.height):
+        return None
+    return x, y
+
+
 def _islands(entries: object, state: NavalState, errors: list[str]) -> dict[str, Island]:
     if not isinstance(entries, list) or not entries:
         errors.append("[[islands]] に島（code と home）を1つ以上書いてください")
         return {}
     islands: dict[str, Island] = {}
+    # The names of places in the messages are written only for a message: 6,000 islands have none.
     for number, entry in enumerate(entries, start=1):
-        where = f"[[islands]] {number}番目"
         if not isinstance(entry, dict):
-            errors.append(f"{where} は表にしてください")
+            errors.append(f"[[islands]] {number}番目 は表にしてください")
             continue
-        _unknown_keys(entry, {"code", "home", "permits_evacuation", "players"}, where, errors)
+        if not entry.keys() <= _ISLAND_KEYS:
+            _unknown_keys(entry, _ISLAND_KEYS, f"[[islands]] {number}番目", errors)
         code = entry.get("code")
         if not isinstance(code, str) or not _ISLAND.fullmatch(code):
-            errors.append(f"{where} の code「{code}」は英大文字で始まる英数字にしてください（例：ABC）")
+            errors.append(
+                f"[[islands]] {number}番目 の code「{code}」は英大文字で始まる英数字にしてください（例：ABC）"
+            )
             continue
         if code in islands:
             errors.append(f"島 {code} が2回書かれています")
             continue
-        home = _hex(entry.get("home"), state, f"島 {code} の home", errors)
+        place = entry.get("home")
+        home = _plain_hex(place, state) or _hex(place, state, f"島 {code} の home", errors)
         permits = entry.get("permits_evacuation", [])
         if not isinstance(permits, list) or not all(isinstance(p, str) for p in permits):
             errors.append(f"島 {code} の permits_evacuation は島名の配列にしてください")

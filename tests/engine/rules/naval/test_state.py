@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.rng import RecordedSource
 from engine.rules.naval import load_scenario, resolve_period
 from engine.rules.naval.grammar import parse_orders_file
-from engine.rules.naval.scenario import _plain_unit, _unit, initial_state
+from engine.rules.naval.scenario import _hex, _plain_hex, _plain_unit, _unit, initial_state
 from engine.rules.naval.state import (
     CARRIER,
     FIGHTER,
@@ -116,6 +116,15 @@ def test_a_fighter_may_be_listed_before_its_carrier() -> None:
         ({"kinds": {"DD": "battleship"}}, "[kinds] DD の区分「battleship」が分かりません"),
         ({"islands": [{"code": "abc", "home": [0, 0]}]}, "code「abc」は英大文字で始まる英数字"),
         ({"islands": [{"code": "ABC", "home": [9, 0]}]}, "島 ABC の home の座標 (9,0) が地図（8×8）の外です"),
+        (
+            {"islands": [{"code": "ABC", "home": [1, True]}]},
+            "島 ABC の home の座標は [x, y] の形で書いてください",
+        ),
+        (
+            {"islands": [{"code": "ABC", "home": [1, 1], "size": 3}]},
+            "[[islands]] 1番目に知らない項目「size」があります",
+        ),
+        ({"islands": ["ABC"]}, "[[islands]] 1番目 は表にしてください"),
         (
             {"islands": [{"code": "ABC", "home": [0, 0], "permits_evacuation": ["QQQ"]}]},
             "permits_evacuation にある「QQQ」は他の島ではありません",
@@ -296,3 +305,16 @@ def test_ordinary_entries_take_the_one_step_reading() -> None:
         {"id": "ABC-LST-A-02", "hex": [0, 0], "anti_air": 0, "anti_ship": 0},
     ):
         assert _plain_unit(entry, _PROBE, {}) is not None, entry
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_VALUES, st.lists(st.one_of(st.integers(-2, 12), st.booleans(), st.none()), max_size=3)))
+def test_the_one_step_hex_agrees_with_the_full_check(value: object) -> None:
+    """An island's home read in one step is what `_hex` reads, with no problem; the rest is `_hex`'s."""
+    quick = _plain_hex(value, _PROBE)
+    errors: list[str] = []
+    full = _hex(value, _PROBE, "島 ABC の home", errors)
+    if quick is not None:
+        assert errors == [] and full == quick
+    elif full is not None:  # only an int subclass (a bool is no int here) takes the long way to a hex
+        assert errors == [] and any(type(v) is not int for v in value)  # type: ignore[union-attr]
