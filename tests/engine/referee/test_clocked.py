@@ -265,3 +265,26 @@ def test_a_paused_game_resolves_reminds_and_closes_nothing_until_resumed() -> No
     # resumed: the deadline moved by the pause, and the players' readiness closes the period at once
     assert posted(resumed)[0] == ">>5\n【GM】再開しました（ピリオド1の締切 12/01 23:41）"
     assert kinds(resumed) == ["answer", "resolution"] and len(logged(resumed, "early")) == 1
+
+
+class _BrokenOpening(type(REGISTRY.get("guess"))):  # type: ignore[misc]
+    """The guess game whose opening cannot be written (a bug in a game's rules)."""
+
+    def rules_in_force(self, state: object) -> object:
+        raise RuntimeError("no rules")
+
+
+def test_a_failing_opening_holds_period_one_and_a_players_post_does_not_lift_the_hold() -> None:
+    game = guess()
+    game.setup = replace(game.setup, ruleset=_BrokenOpening())
+    opened = game.poll()
+    (held,) = logged(opened, "held")
+    assert (held.args["what"], held.args["error"], held.period) == (
+        "the clock of period 1",
+        "RuntimeError: no rules",
+        1,
+    )
+    assert posted(opened) == [HELD]
+    assert game.store.game_started("guess") is None  # the failed opening left nothing behind
+    later = game.poll([game.post("ヘルプ", "アリス"), game.post("停止", "ボブ")], minutes=5)
+    assert logged(later, "held") == [] and HELD not in posted(later)  # logged entries of others lift nothing

@@ -312,3 +312,37 @@ def test_a_gm_command_that_raises_is_answered_as_an_internal_error_and_the_rest_
         "【GM】ピリオド1・締切 12/01 21:00・未提出: アリス、ボブ",
     ]
     assert [e.args["command"] for e in logged(decided, "gm")] == ["状態"]  # the failed one left nothing
+
+
+def test_a_setting_changes_the_state_the_gm_sees_at_once_and_a_rollback_keeps_a_paused_game_paused() -> None:
+    game = guess()
+    shown = posted(game.poll([game.post("設定 scores.アリス=3\n状態", *GM)], minutes=1))[0]
+    assert shown.endswith("名前　点数\nアリス　3点")
+    game.poll([game.post("即時更新", *GM)], minutes=1)  # period 1 resolved
+    game.poll([game.post("停止\n巻き戻し", *GM)], minutes=1)
+    assert game.store.game_status("guess") == "paused"  # undoing a period does not start the clock
+
+
+def test_a_gm_answer_is_a_gm_report_and_the_log_keeps_what_each_command_did(caplog) -> None:
+    game = guess()
+    decided = game.poll([game.post("停止\n延長 abc", *GM), game.post("停止", "ボブ")], minutes=1)
+    (answer,) = [c for c in decided.changes if isinstance(c, Outgoing)]
+    assert [r.kind for r in answer.reports] == ["gm", "gm"]  # the GM's echo and the stranger's refusal
+    # what each command did; a line the parser could not read was carried out by nobody: not logged
+    assert [(e.args["command"], e.args["result"]) for e in logged(decided, "gm")] == [
+        ("停止", "停止しました（ピリオド1の締切の時計を止めます）")
+    ]
+    game.setup = replace(game.setup, ruleset=_FragileSetter())
+    with caplog.at_level("ERROR", logger="threadgm"):
+        game.poll([game.post("設定 scores.アリス=3", *GM)], minutes=1)
+    assert (
+        "guess: GM command '設定 scores.アリス=3' of post 4 failed; answered as an internal error"
+        in caplog.messages
+    )
+
+
+def test_a_stranger_is_told_again_in_the_next_period() -> None:
+    game = guess()
+    game.poll([game.post("停止", "ボブ")], minutes=1)
+    game.poll(minutes=65)  # period 1 resolved
+    assert posted(game.poll([game.post("停止", "ボブ")], minutes=1)) == [f">>3\n{REFUSED}"]
