@@ -191,3 +191,17 @@ def test_a_step_the_game_refuses_to_read_is_answered_and_a_gm_step_needs_the_gms
         game.store.resolution("dystopia", 2).outbox_id == "post/2"
         and game.store.resolution("dystopia", 3) is None
     )
+
+
+def test_each_posts_dice_are_its_own_and_a_secret_roll_is_committed_by_its_own_key() -> None:
+    # the thread's key, the post's number and the day's key make a post's dice (what verify recomputes)
+    game = PureGame("dice")
+    answers = posted(game.poll([game.post("S1D100 秘密", "アリス"), game.post("2D6", "ボブ")]))[0].split(
+        "\n\n"
+    )
+    secret = keys.secret_key(bytes(32), "dice", THREAD.key, 2, 0)
+    assert answers[1:] == [
+        ">>2\nS1D100 ＞ シークレットダイスを振りました（結果はあとで公開されます）\n"
+        f"シークレット2-0 鍵のハッシュ(SHA-256): {keys.commitment(secret)}",
+        ">>3\n(2D6) ＞ 5[4,1] ＞ 5",
+    ]
