@@ -10,7 +10,7 @@ from engine.clock.periods import deadline_text
 from engine.dice import answers
 from engine.referee.game import Game, PostView
 from engine.referee.isolation import INTERNAL_ERROR, isolated
-from engine.report import Block, Report, gm_line, line, report
+from engine.report import Block, Report, gm_line, line, plain_text, report
 from engine.ruleset import ClockedRuleset, ImmediateRuleset, set_value_of
 from parser.gm import GmError, NextThread, Reveal, Rollback, Status
 
@@ -47,8 +47,8 @@ def carry_out(game: Game, post: PostView, lines: list) -> tuple[Report | None, s
             effect = decide(
                 command, _view(game), game.now, lambda path, value: _setting_problem(game, path, value)
             )
-            shown, moved = _apply(game, effect, post)
-            game.book.log("gm", {"command": command.canonical, "result": effect.text}, game.now, **where)
+            shown, moved, said = _apply(game, effect, post)
+            game.book.log("gm", {"command": command.canonical, "result": said}, game.now, **where)
         if step.failed:
             shown, moved = [gm_line(f"{command.canonical}: {INTERNAL_ERROR}")], None
         follow = moved or follow
@@ -108,8 +108,12 @@ def _setting_problem(game: Game, path: str, value: str) -> str | None:
     return None
 
 
-def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str | None]:
-    """Write a GM command's effect into the log; what to echo, and a thread to follow."""
+def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str | None, str]:
+    """Write a GM command's effect into the log; what to echo, a thread to follow, and what the log
+    says was done (the refusal, when the command could not be carried out)."""
+    if effect.move_to is not None and (problem := game.setup.thread_url_problem(effect.move_to)):
+        refused = f"次スレに移れません: {problem}"
+        return [gm_line(refused)], None, refused  # no `next` entry: the game stays in this thread
     for entry in effect.log:
         game.book.log(entry.kind, entry.args, game.now, **game.where(post, entry.period))
     if effect.status is not None:
@@ -126,12 +130,9 @@ def _apply(game: Game, effect: Effect, post: PostView) -> tuple[list[Block], str
             reveal(game, effect.reveal)
         except ValueError as error:
             says = (f"公開できません: {error}",)
-    follow = effect.move_to
-    if follow is not None and (problem := game.setup.thread_url_problem(follow)):
-        says, follow = (f"次スレに移れません: {problem}",), None
     if effect.show_status:
-        return status(game), None
-    return [gm_line(*says)], follow
+        return status(game), None, effect.text
+    return [gm_line(*says)], effect.move_to, plain_text(says)
 
 
 def _void_orders(game: Game, posts: tuple[int, ...]) -> tuple[int, list[int]]:

@@ -107,6 +107,18 @@ def test_the_gms_commands_are_each_echoed_and_a_command_written_twice_runs_once(
     assert all(e.author == "GM◆" + GM_TRIP and e.post == 2 and e.period == 1 for e in logged(decided, "gm"))
 
 
+def test_the_log_says_what_a_gm_command_did_not_what_it_asked() -> None:
+    game = guess()
+    refused = "次スレ http://127.0.0.1/test/read.cgi/other/1764599999/"
+    decided = game.poll([game.post(refused, *GM)], minutes=1)
+    assert decided.move_to is None and logged(decided, "next") == []  # the game stays in this thread
+    assert [e.args["result"] for e in logged(decided, "gm")] == ["次スレに移れません: 板が違います"]
+    url = "http://127.0.0.1/test/read.cgi/test/1764599999/"
+    followed = game.poll([game.post(f"次スレ {url}", *GM)], minutes=2)
+    assert [e.args for e in logged(followed, "next")] == [{"url": url}]
+    assert [e.args["result"] for e in logged(followed, "gm")] == [f"次スレに移ります: {url}"]
+
+
 def test_a_gm_post_carries_out_twenty_commands_and_says_where_it_stopped() -> None:
     game = guess()
     body = "\n".join(f"設定 scores.アリス={n}" for n in range(1, 25))
@@ -176,6 +188,11 @@ def test_a_secret_roll_is_revealed_on_the_gms_word_and_nothing_else_is() -> None
     ]
     bases = [c.base for c in decided.changes if isinstance(c, Outgoing)]
     assert bases == [f"dice/{THREAD.key}/reveal/2", f"dice/{THREAD.key}/4-4/"]
+    assert [e.args["result"] for e in logged(decided, "gm")] == [
+        ">>2 のシークレットダイスを公開します",
+        "公開できません: >>3 にシークレットダイスはありません",
+        "公開できません: >>99 はまだ読み込んでいません",
+    ]
 
 
 def test_status_of_a_game_without_steps_names_its_thread() -> None:
