@@ -11,7 +11,8 @@
 
 An area is written as the seed does (`東京`), in full (`東京都`, `東京府`), by its reading
 (`とうきょう`) or an old name that names it alone (`相模`, `江戸`, `北海`); `：` or `:` follows it (a
-space will do before a command word). An anchor before the order (`>>3 東京：内政`) is allowed, zero-width
+space, `、` `;` `→` `ー` `=`, brackets round the area or nothing at all will do before a command word
+that ends the line or is followed by a space: `【東京】内政`, `東京、徴兵 足軽1000`, `東京内政`). An anchor before the order (`>>3 東京：内政`) is allowed, zero-width
 characters are dropped, and lots may be joined with `・` as the reports print them (`足軽1000・騎兵500`).
 
 No silent line: a line is an order when it starts with `参加` `引き抜き` `寝返り` `下克上`, or with an
@@ -58,6 +59,14 @@ WORDS = (*COMMANDS, ORGANIZE, RELIEF, DELEGATE)
 _DOT = regex.compile(r"\s*[・･]\s*")
 _ANCHORS = regex.compile(rf"^(?:>>{DIGITS}+(?:-{DIGITS}+)?[\s,、]*)+")
 _AREA_LINE = regex.compile(r"^\s*(\S+?)\s*[:：]\s*(\S+)(?:\s+(.*?))?\s*$")
+_BRACKETS = "【】[]「」()"
+# `東京、内政` `東京;内政` `【東京】内政` `東京→内政` `東京ー内政` `東京内政`: another mark (or none) in
+# place of the colon. The command word must end the line or be followed by a space, so that
+# `東京内政やばい` and `東京、内政が大事` stay chat.
+_LOOSE_LINE = regex.compile(
+    r"^[【\[「(]?\s*(\S+?)\s*[】\]」)]?\s*[;、,→=\-ーｰ]*\s*"
+    rf"({'|'.join(WORDS)})(?:\s+(.*?))?\s*$"
+)
 _ACT_LINE = regex.compile(rf"^\s*({CLAIM}|{POACH}|{DEFECT}|{REVOLT})(?:\s+(.*?))?\s*$")
 _SPLIT = regex.compile(r"[\s、,]+")
 _UNIT = regex.compile(rf"^(.+?)\((\S+?)({DIGITS}*)\)$")
@@ -135,6 +144,8 @@ def parse_line(raw: str, livers: Mapping[str, str] | None = None) -> OrderText |
         return _area_line(raw, words[0], words[1], " ".join(words[2:]) or None, livers)
     if words and words[0] in WORDS and (len(words) == 1 or any(area_name(w) for w in words[1:])):
         return _without_area(raw, words)
+    if (match := _LOOSE_LINE.match(text)) is not None and len(area_names(match[1])) == 1:
+        return _area_line(raw, match[1], match[2], match[3], livers)
     return None
 
 
@@ -143,6 +154,7 @@ def _area_line(
 ) -> Rejection | OrderText | None:
     """`HEAD：WORD REST`: an order when HEAD names one area and WORD is a command word; answered with
     the nearest form when HEAD is a prefecture (any WORD) or WORD begins with a command word."""
+    head = head.strip(_BRACKETS) or head  # `【東京】：内政`
     areas, tail = area_names(head), f" {rest}" if rest else ""
     kind = word if word in WORDS else None
     if kind is not None and len(areas) == 1:
