@@ -7,9 +7,10 @@ deadline as things stand. A receipt is a promise: an accepted line without a wor
   (`engine.clock.periods.effective_orders` keeps it, `resolution.py` takes it), so the later line says so:
   「神奈川は1命令：配信が有効、徴兵は取消」.
 - **参加**: the first claim of a liver wins and a player joins once; the receipt names the country
-  joined, or the earlier claim that takes the liver or the player.
+  joined. A claim an earlier claim takes (the liver, or the player) is refused (`void`).
 - **A country nobody has joined**: its orders count only from the author whose claim this season
-  gives it to him; otherwise they will not run, and the receipt says why.
+  gives it to him; while nobody's claim is in, they will not run as things stand (the receipt says
+  so); once another writer's claim is in, they are refused (`void`).
 - **同盟・降伏**: both countries' commands in the same season; while the other side's is not in,
   the receipt says the pact will not be made as things stand.
 - **出陣**: a unit the rules keep home (兵力0, moved — `war.sortie_units`) stays and the rest go; a
@@ -83,17 +84,56 @@ def _claim_note(state: State, order: Order, earlier: Sequence[Order]) -> str | N
     target = authority.claim_target(state, order.command.liver)
     if target is None or authority.problem(state, order.command, order.author) is not None:
         return None  # the receipt refuses it with the reason (`check`)
-    won = claims(state, [*earlier, order])
-    name = state.livers[target].name
-    if won.get(target) is order:
-        areas = "・".join(state.areas_of(target)) if target in state.countries else ""
-        return f"{areas + 'の' if areas else ''}{name}として参加、季節の判定で確定"
-    if target in won:
-        return f"{name}には先に>>{won[target].post}の参加があるため、この参加は無効です"
-    mine = next((k for k, o in won.items() if authority.same_writer(o.author, order.author)), None)
-    if mine is None:
+    if claims(state, [*earlier, order]).get(target) is not order:
+        return None  # refused at the receipt (`void`)
+    areas = "・".join(state.areas_of(target)) if target in state.countries else ""
+    return f"{areas + 'の' if areas else ''}{state.livers[target].name}として参加、季節の判定で確定"
+
+
+def _lost_claim(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+    """A claim an earlier one of the season takes: first claim wins, one liver a player (§2 leaves
+    the choice to the GM; the bot's rule is HELP's)."""
+    command = order.command
+    target = authority.claim_target(state, command.liver)
+    if target is None or authority.problem(state, command, order.author) is not None:
         return None
-    return f"先の参加（{state.livers[mine].name}）が有効なため、この参加は無効です"
+    won = claims(state, earlier)
+    if target in won and not authority.same_writer(won[target].author, order.author):
+        return f"{state.livers[target].name}には先に>>{won[target].post}の参加があります（同じライバーは先に書いた人が有効）"
+    mine = next((k for k, o in won.items() if authority.same_writer(o.author, order.author)), None)
+    if mine is None or mine == target:
+        return None
+    return (
+        f"先の参加（>>{won[mine].post} {state.livers[mine].name}）が有効です"
+        "（参加は1人1ライバー。変えるときは 取消 のあとで参加）"
+    )
+
+
+def _taken_country(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+    """An order for a country nobody has joined whose lord an earlier claim of the season gives to
+    another writer: only that writer's orders count from this season."""
+    command = order.command
+    if order.gm or not isinstance(command, AreaOrder) or command.area not in state.areas:
+        return None
+    owner = state.areas[command.area].owner
+    if owner is None or authority.claimed(state, owner):
+        return None
+    lord = state.countries[owner].lord
+    claim = claims(state, earlier).get(lord)
+    if claim is None or authority.same_writer(claim.author, order.author):
+        return None
+    name = state.livers[lord].name
+    return f"{command.area}の国（{name}）には>>{claim.post}の参加があり、命令できるのはそのプレイヤーだけです"
+
+
+def void(state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+    """Why an order `check` took cannot run whatever else is written this season, short of a 取消 of
+    an earlier claim (then it may be written again): refused at the receipt, so it is not taken as
+    accepted and a 準備完了 beside it does not close the season."""
+    command = order.command
+    if isinstance(command, Act):
+        return _lost_claim(state, order, earlier) if command.kind == CLAIM else None
+    return _taken_country(state, order, earlier)
 
 
 def _replaced(order: Order, earlier: Sequence[Order]) -> str | None:
@@ -116,9 +156,8 @@ def _unclaimed(state: State, command: AreaOrder, order: Order, earlier: Sequence
     if order.gm or owner is None or authority.claimed(state, owner):
         return None
     lord = state.countries[owner].lord
-    claim = claims(state, earlier).get(lord)
-    if claim is not None and authority.same_writer(claim.author, order.author):
-        return None
+    if lord in claims(state, earlier):
+        return None  # the author's own claim (another's is refused: `void`)
     name = state.livers[lord].name
     return f"このままでは実行されません：{command.area}の国（{name}）に参加していません（先に 参加 {name}）"
 

@@ -219,6 +219,9 @@ class NijiyabouRuleset(
     def order_key(self, order: Order) -> str:
         return receipts.order_key(order)
 
+    def void(self, state: State, order: Order, earlier: Sequence[Order]) -> str | None:
+        return receipts.void(state, order, earlier)
+
     def remark(self, state: State, order: Order, earlier: Sequence[Order]) -> str | None:
         return receipts.remark(state, order, earlier)
 

@@ -265,7 +265,11 @@ def test_the_first_claim_wins_and_the_gm_assigns(played) -> None:
     assert report.startswith("【ピリオド1 更新】\n【にじ野望 1615年春の判定】")
     assert f"静凛：{signed(CAROL)}が参加" in report
     assert f"モイラ：{signed(EVE)}が参加" in report
-    assert "静凛には既にプレイヤーがいます" in report
+    # Eve's 参加 静凛 after Carol's can never run: refused at the receipt, not carried to the report
+    assert (
+        f">>{played['eve']} 参加 静凛 → 静凛には先に>>{played['carol']}の参加があります" in played["receipt1"]
+    )
+    assert "静凛には既にプレイヤーがいます" not in report
     assert "東京 徴兵：足軽2000（国力-2 → 3）" in report
     assert "千葉 内政：国力+3 → 8" in report
     assert "愛知 配信（葛葉）：1D6=" in report

@@ -205,8 +205,29 @@ def test_a_claim_written_twice_is_one_claim_and_the_receipt_says_it_joins() -> N
     first = order("参加 月ノ美兎", "アリス◆ALICE", 3)
     again = order("参加 月ノ美兎", "アリス◆ALICE", 4)
     assert RULESET.remark(state, again, [first]) == "東京の月ノ美兎として参加、季節の判定で確定"
+    assert RULESET.void(state, again, [first]) is None
     other = order("参加 月ノ美兎", "ボブ◆BOB", 5)
-    assert "先に>>4の参加があるため" in RULESET.remark(state, other, [first, again])
+    assert "月ノ美兎には先に>>4の参加があります" in RULESET.void(state, other, [first, again])
+
+
+def test_an_order_that_cannot_run_after_an_earlier_claim_is_refused_at_the_receipt() -> None:
+    """A receipt is a promise: a claim an earlier claim takes, a second liver for one player, and an
+    order for a country another writer's claim of the season takes can never run (unless the earlier
+    claim is cancelled), so the receipt refuses them rather than taking them with a warning."""
+    state = RULESET.initial_state({})
+    alice = order("参加 月ノ美兎", "アリス◆ALICE", 3)
+    second = order("参加 剣持刀也", "アリス◆ALICE", 4)
+    assert "先の参加（>>3 月ノ美兎）が有効です" in RULESET.void(state, second, [alice])
+    stranger = order("東京：内政", "ボブ◆BOB", 5)
+    assert "東京の国（月ノ美兎）には>>3の参加があり" in RULESET.void(state, stranger, [alice])
+    forged = order("東京：内政", "アリス◇ALICE", 6)  # a ◆ typed into the name is stored as ◇
+    assert RULESET.void(state, forged, [alice]) is not None
+    own = order("東京：内政", "アリス◆ALICE", 7)
+    assert RULESET.void(state, own, [alice]) is None and RULESET.remark(state, own, [alice]) is None
+    # before anybody's claim the order may still run: taken, with the receipt's word
+    assert RULESET.void(state, stranger, []) is None
+    assert "このままでは実行されません" in RULESET.remark(state, stranger, [])
+    assert RULESET.void(state, order("東京：内政"), [alice]) is None  # the GM's
 
 
 def test_a_designation_for_a_liver_an_earlier_move_takes_away_says_it_will_not_run() -> None:
