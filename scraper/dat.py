@@ -2,8 +2,8 @@
 
 A line is a post; its number is its position. A deleted post keeps its line with the delete name in
 every field; ex0ch's 1001 line (`１００１<><>Over 1000 Thread<>…`) is the server's, not a player's.
-Malformed lines (fewer fields, undecodable bytes) still yield a post rather than an error, so a
-damaged thread never stops the bot.
+Malformed lines (fewer or more fields, undecodable bytes) still yield a post rather than an error, so
+a damaged thread never stops the bot (`scraper.fetch` takes them once the board shows them twice).
 """
 
 from __future__ import annotations
@@ -31,20 +31,21 @@ def dat_lines(text: str) -> list[str]:
     return lines[:-1] if lines[-1] == "" else lines
 
 
-def dat_problem(text: str, *, full: bool) -> str | None:
+def dat_problem(text: str, *, full: bool, lines: bool = True) -> str | None:
     """Why `text` (whole lines) is not a dat, or not all of one when `full`; None when it is one.
 
     Every dat line has five fields — a deleted post and the 1001 line too — and a whole dat starts
     with the one line that carries the title: a maintenance page, a captive portal or an empty 200
-    is none of that, and taken as the dat it would be read as posts that are not there.
+    is none of that, and taken as the dat it would be read as posts that are not there. `lines`
+    False: only that start is asked (a dat the board holds damaged still starts so).
     """
-    lines = dat_lines(text)
-    if full and not lines:
+    all_lines = dat_lines(text)
+    if full and not all_lines:
         return "no line at all"
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(all_lines if lines else all_lines[:1], start=1):
         if line.count("<>") != 4:
             return f"line {number} has {line.count('<>') + 1} fields, not 5: {line[:60]!r}"
-    if full and not lines[0].rpartition("<>")[2].strip():
+    if full and not all_lines[0].rpartition("<>")[2].strip():
         return "line 1 carries no thread title"
     return None
 

@@ -229,10 +229,13 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
             return _full_dat(session, ref, state, note=f"416, dat is now {total} bytes (held {state.size})")
         return FetchResult([], state, "unchanged", len(response.content))
     if status == 200:
-        if response.content[start : state.size] == overlap:  # the held copy goes on: as a 206 would
-            return _dat_result(response, ref, state, response.content, note="board ignored Range")
-        # Not the held copy going on: the thread read again, once this answer is not a lie.
-        _dat_result(response, ref, state, response.content, note="")
+        try:
+            if response.content[start : state.size] == overlap:  # the held copy goes on: as a 206 would
+                return _dat_result(response, ref, state, response.content, note="board ignored Range")
+            # Not the held copy going on: the thread read again, once this answer is not a lie.
+            _dat_result(response, ref, state, response.content, note="")
+        except _DamagedLines as damaged:
+            return _full_dat(session, ref, state, note=f"board ignored Range, and {damaged}")
         return _full_dat(session, ref, state, note="board ignored Range, and the held copy no longer matches")
     if status != 206:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {status}")
@@ -263,7 +266,8 @@ def _dat_range(
     text = strict_text(fresh, ref.encoding)
     if text is None:
         return _full_dat(session, ref, state, note=f"the 206 is not {ref.encoding} text")
-    _check(dat_problem(text, full=False), ref.dat_url, "not the dat of the thread")
+    if problem := dat_problem(text, full=False):  # the board's own damage, or a lie: a whole read tells
+        return _full_dat(session, ref, state, note=f"the 206 is not all dat lines ({problem})")
     posts = parse_dat(text, state.last_number + 1)
     new_state = replace(
         validated, size=state.size + len(fresh), last_number=posts[-1].number, tail=_last_line(fresh)
@@ -297,23 +301,34 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
         return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
-    data, damaged = response.content, False
+    data, damaged, confirmed = response.content, False, False
     whole = _complete_lines(data)[0]
-    if state.size or strict_text(whole, ref.encoding) is None:
+    text = strict_text(whole, ref.encoding)
+    damaged_lines = (
+        text is not None
+        and dat_problem(text, full=True) is not None
+        and dat_problem(text, full=True, lines=False) is None
+    )
+    if state.size or text is None or damaged_lines:
         again = _get(session, ref.dat_url)
         if again.status_code != 200:
             raise FetchError(f"{ref.dat_url}: HTTP {again.status_code} on the second of two full reads")
         shorter, longer = sorted((whole, _complete_lines(again.content)[0]), key=len)
         if not longer.startswith(shorter):
             raise FetchError(f"{ref.dat_url}: two full reads of the dat disagree ({note})")
-        damaged = strict_text(whole, ref.encoding) is None
+        damaged, confirmed = text is None, True
         if damaged:
             log.warning(
                 "%s: the dat is not %s text, the same way twice: taken as the board's",
                 ref.dat_url,
                 ref.encoding,
             )
-    return _dat_result(response, ref, state, data, note=note, damaged=damaged)
+    return _dat_result(response, ref, state, data, note=note, damaged=damaged, confirmed=confirmed)
+
+
+class _DamagedLines(Exception):
+    """A dat whose first line is the thread's but not every line after it is a dat line: the board's
+    own damage once two whole reads show it alike, else a lie on the way."""
 
 
 def _dat_result(
@@ -324,12 +339,19 @@ def _dat_result(
     *,
     note: str,
     damaged: bool = False,
+    confirmed: bool = False,
 ) -> FetchResult:
+    """`confirmed`: two whole reads showed these lines alike (lines that are not dat lines are then
+    the board's own, taken as posts: one damaged line must not stop a game for good)."""
     whole, complete = _complete_lines(data)
     text = whole.decode(ref.encoding, errors="replace") if damaged else strict_text(whole, ref.encoding)
     if text is None:
         raise FetchError(f"{ref.dat_url}: the answer is not {ref.encoding} text")
-    _check(dat_problem(text, full=True), ref.dat_url, "not the dat of the thread", text)
+    _check(dat_problem(text, full=True, lines=False), ref.dat_url, "not the dat of the thread", text)
+    if problem := dat_problem(text, full=True):
+        if not confirmed:
+            raise _DamagedLines(problem)
+        log.warning("%s: %s, the same way twice: taken as the board's (a damaged dat)", ref.dat_url, problem)
     posts = parse_dat(text)
     _check(_first_post_problem(state, posts[0]), ref.dat_url, "not the dat of the thread")
     validator = _trusted_validator(response) if complete else None
