@@ -16,7 +16,7 @@ import itertools
 import regex
 from bs4 import BeautifulSoup, Comment, NavigableString, ParserRejectedMarkup, Tag
 
-from scraper.post import Post, parse_date
+from scraper.post import Post, parse_date, typed_name
 
 _TRIP = regex.compile(r"◆([A-Za-z0-9./+!?]{10,12})")
 _SOURCE_BREAK = regex.compile(r"\r?\n[ \t]*")
@@ -84,7 +84,7 @@ def _name_and_trip(element: Tag | BeautifulSoup | None) -> tuple[str, str | None
             trip = match[1]
             text = text.replace(match[0], "")
         shown.append(text)
-    return " ".join("".join(shown).split()), trip
+    return typed_name("".join(shown)), trip
 
 
 def _from_div(div: Tag) -> Post | None:

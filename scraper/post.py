@@ -52,7 +52,8 @@ def parse_name(field: str) -> tuple[str, str | None]:
     """(display name, trip) from a stored name field such as `GM </b>◆SyRJNUqZWYMT <b>`.
 
     Only a ◆ inside server markup (`</b>…<b>`) is a trip: a ◆ typed by a user arrives as ◇, but a
-    board that forgot to convert it must still not let `名無し◆偽物` pass for a trip.
+    board that forgot to convert it must still not let `名無し◆偽物` pass for a trip (it reads
+    `名無し◇偽物`). Markup typed by a user arrives escaped (`&lt;/b&gt;`) and is text, never markup.
     """
     trip = None
     for segment in regex.findall(r"</b>(.*?)<b>", field):
@@ -60,8 +61,15 @@ def parse_name(field: str) -> tuple[str, str | None]:
             trip = match[1]
     name = html.unescape(_TAGS.sub("", field))
     if trip:
-        name = name.replace(f"◆{trip}", "")
-    return " ".join(name.split()), trip
+        name = name.replace(f"◆{trip}", "", 1)
+    return typed_name(name), trip
+
+
+def typed_name(name: str) -> str:
+    """A display name's text as typed, spaces collapsed: a ◆ left in it (raw, or from `&#9670;`) is one
+    a board failed to turn into ◇ — only the board's markup makes a trip — and is shown as ◇, as
+    boards do, so that `名無し◆<the GM's trip>` can never read as the GM's signature."""
+    return " ".join(name.replace("◆", "◇").split())
 
 
 def parse_date(field: str) -> tuple[datetime | None, str]:

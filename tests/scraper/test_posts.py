@@ -56,7 +56,7 @@ def test_malformed_lines_never_raise() -> None:
 
 
 def test_a_diamond_outside_server_markup_is_not_a_trip() -> None:
-    assert parse_name("名無し◆abcdefghij") == ("名無し◆abcdefghij", None)
+    assert parse_name("名無し◆abcdefghij") == ("名無し◇abcdefghij", None)  # shown as boards show it
     assert parse_name("名無し </b>◆abcdefghij <b>") == ("名無し", "abcdefghij")
     assert parse_name("</b>◆abcdefghij <b>") == ("", "abcdefghij")
     assert parse_name("名前＠キャップ ★") == ("名前＠キャップ ★", None)
