@@ -3,6 +3,8 @@
 | module | holds |
 |---|---|
 | `grammar.py` | the order grammar (＜攻撃＞＜インターセプト＞＜移動＞), ORDERS.txt and RANDOMS.txt |
+| `words.py` | the order words, the unit id's shape and the page's examples |
+| `near_miss.py` | a line that looks like an order but cannot be read: the nearest form |
 | `hexgrid.py` | the hex map's geometry |
 | `state.py` | the state as plain data, unit ids, and its JSON form |
 | `scenario.py` | the scenario TOML read and checked into the first state |

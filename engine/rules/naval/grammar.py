@@ -19,37 +19,43 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Literal
 
 import regex
 
 from engine.rules.naval.big_game import gc_paused
+from engine.rules.naval.near_miss import unreadable
+from engine.rules.naval.words import (
+    CANONICAL_KEYWORD,
+    DASHES,
+    EXAMPLE,
+    ISLAND_CODE,
+    KEYWORDS,
+    UNIT_ID,
+    OrderKind,
+)
 from parser.numbers import NotANumber, read_number
-
-OrderKind = Literal["attack", "intercept", "move"]
-
-KEYWORDS: dict[str, OrderKind] = {
-    "攻撃": "attack",
-    "インターセプト": "intercept",
-    "迎撃": "intercept",
-    "移動": "move",
-}
-CANONICAL_KEYWORD: dict[OrderKind, str] = {"attack": "攻撃", "intercept": "インターセプト", "move": "移動"}
-
-UNIT_ID = r"[A-Z][A-Z0-9]*-[A-Z]+-[A-Z0-9]+-[0-9]+"
-ISLAND_CODE = r"[A-Z][A-Z0-9]*"
 
 # The standard library's `re` for the patterns every order line meets: they need nothing of `regex`,
 # which takes about twice as long on them (10,000-order periods).
 _ORDER_START = re.compile(r"^\s*<\s*(攻撃|インターセプト|迎撃|移動)\s*>\s*(.*?)\s*$")
-# Dashes an IME may put inside an id; NFKC leaves all of these alone.
-_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−ー─━", "-"))
 _TOKEN = r"[^\s、,]+"
 _SEP = r"(?:\s*[、,]\s*|\s+)"
 _TWO_OPERANDS = re.compile(rf"^({_TOKEN}){_SEP}({_TOKEN})(.*)$")
 _ONE_OPERAND = re.compile(rf"^({_TOKEN})(?:{_SEP}(.*))?$")
 HEX_DIGITS = 4  # a coordinate's digits: maps are at most 1000 hexes a side
 _HEX_DEST = re.compile(r"^\(?\s*([0-9]+)\s*[、,]\s*([0-9]+)\s*\)?(.*)$")
+# What may come before an order on a line: an anchor, the page's numbering, the issuing island.
+_LEAD = re.compile(
+    rf"\s*(?:>>\s*[0-9]{{1,7}}(?![0-9])\s*)?(?:[0-9]{{1,3}}\s*[.)]\s*)?(?:(?P<island>{ISLAND_CODE})\s*:\s*)?",
+    re.IGNORECASE,
+)
+# A report's line (`>>3 1.ABC:＜攻撃＞… → 勝利`, the page's `→''[ABC]の乱数A''`) copied into a post.
+# An order's ids and hexes hold no arrow, so an arrow on a line read as an order is in its remark.
+_RESULT_ARROWS = ("→", "⇒", "->")
+RESULT_LINE = "結果の行（→ の後に結果）は命令として受け付けません。命令なら → から後を消して書いてください"
+# Characters no one sees that a paste or an IME leaves in a line (zero-width space, joiners, BOM,
+# soft hyphen): an order is read without them.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 _ID_ANYWHERE = re.compile(rf"(?<![A-Z0-9-]){UNIT_ID}(?![A-Z0-9-])")
 _UNIT_FULL = re.compile(UNIT_ID)
 _ISLAND_FULL = re.compile(ISLAND_CODE)
@@ -72,12 +78,6 @@ _FAST_FILE_LINE = re.compile(
 _RANDOMS_LINE = regex.compile(
     rf"^\s*(?:\[\s*({ISLAND_CODE})\s*\]\s*:?|({ISLAND_CODE})\s*:)\s*(.*)$", regex.IGNORECASE
 )
-
-EXAMPLE = {
-    "attack": "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
-    "intercept": "＜インターセプト＞ABC-F-A-03、XYZ-F-X-07",
-    "move": "＜移動＞ABC-DD-A-01、(5,6)",
-}
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,18 @@ class RandomsFileError(ValueError):
     """RANDOMS.txt could not be read; the message is Japanese and names the line."""
 
 
+def unit_island(unit_id: str) -> str:
+    """The island of a unit id: `ABC-DD-A-01` → ABC."""
+    return unit_id.split("-", 1)[0]
+
+
 def normalize(text: str) -> str:
     """NFKC: full-width letters, digits, brackets and commas become their ASCII forms."""
     return unicodedata.normalize("NFKC", text)
 
 
 def _operand_text(text: str) -> str:
-    return text.translate(_DASHES).upper()
+    return text.translate(DASHES).upper()
 
 
 def _bad_unit(token: str) -> str:
@@ -136,11 +141,36 @@ def _bad_unit(token: str) -> str:
 
 
 def parse_order(line: str) -> ParsedOrder | None:
-    """One line: an order, a rejection with a Japanese reason, or None for an ordinary chat line."""
+    """One line: an order, a rejection with a Japanese reason, or None for an ordinary chat line.
+
+    Before the order an anchor (`>>12 ＜攻撃＞…`) and the page's own numbering and island
+    (`1.ABC:＜攻撃＞…`, as its examples write the orders) are allowed; an island that is not the acting
+    unit's is refused. A quoted line (`＞＜攻撃＞…`) is not an order. A line that looks like an order but
+    cannot be read (`near_miss`) is refused with the nearest form."""
     raw = line.rstrip("\r\n")
     fast = _FAST_ORDER.fullmatch(raw)
     order = _fast_order(raw, None, *fast.groups()) if fast else None
-    return order or _parse_normalized(raw, normalize(raw))
+    if order is not None:
+        return order
+    text = _INVISIBLE.sub("", normalize(raw))
+    lead = _LEAD.match(text)
+    assert lead is not None  # every part of it is optional
+    if lead.end() == 0 and text.lstrip().startswith(">"):
+        return None  # quoted from another post
+    body = text[lead.end() :]
+    parsed = _parse_normalized(raw, body)
+    if parsed is None:
+        why = unreadable(body)
+        return NavalOrderError(raw, why) if why else None
+    if isinstance(parsed, NavalOrder) and any(arrow in body for arrow in _RESULT_ARROWS):
+        return NavalOrderError(raw, RESULT_LINE)
+    island = lead["island"].upper() if lead["island"] else None
+    if island is not None and isinstance(parsed, NavalOrder) and island != unit_island(parsed.unit):
+        reason = (
+            f"{parsed.unit}は{unit_island(parsed.unit)}島のユニットです（行頭に{island}島と書かれています）"
+        )
+        return NavalOrderError(raw, reason)
+    return parsed
 
 
 _new = object.__new__
@@ -298,7 +328,7 @@ def _file_line(number: int, raw: str) -> ParsedOrder | None:
     body = match[3] if match else stripped
     order = _parse_normalized(raw, body, island)  # NFKC twice is NFKC once
     if order is None:
-        reason = "命令として読めません（＜攻撃＞＜インターセプト＞＜移動＞のいずれか）"
+        reason = unreadable(body) or "命令として読めません（＜攻撃＞＜インターセプト＞＜移動＞のいずれか）"
         return NavalOrderError(raw, reason, island, number)
     if isinstance(order, NavalOrderError):
         return NavalOrderError(raw, order.reason, island, number)

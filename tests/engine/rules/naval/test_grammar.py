@@ -88,7 +88,10 @@ def test_move_to_a_base_island_or_carrier() -> None:
         "次は＜攻撃＞するかも",
         "＞＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
         ">>12 了解です",
-        "＜偵察＞ABC-DD-A-01",
+        "ABC-DD-A-01がやられた",  # units named with no order word (test_near_miss: with one)
+        "ABC-DD-A-01とXYZ-DD-X-01が同じ海域にいる",
+        "＞攻撃 ABC-DD-A-01 XYZ-DD-X-01",
+        "移動は(5,6)まで",
         "",
     ],
 )
