@@ -6,6 +6,7 @@ with its reason (`Rejection` when the post holds nothing else).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, replace
 
@@ -213,11 +214,58 @@ def parse_command(line: str) -> Command | None:
         found = parse_command(named["rest"])
         if found is not None:
             return replace(found, actor=named["actor"])
+    text = text.rstrip("。.!?")  # `チャンスメイク！` `状況？`
     for reader in (_check, _opposed, _bp, _amount, _words):
         found = reader(text, actor)
         if found is not None:
             return found
+    _near(text)
     return None
+
+
+# Ways of writing a handout command that name none of its words.
+_HANDOUT_NEAR = {
+    "裏ハンドアウト": ("裏ハンドアウト公開", "調査"),
+    "ハンドアウト": ("裏ハンドアウト公開", "調査"),
+    "RH": ("裏ハンドアウト公開", "調査"),
+    "ハンドアウト公開": ("裏ハンドアウト公開",),
+    "RH公開": ("裏ハンドアウト公開",),
+    "裏ハンドアウト確認": ("調査",),
+    "裏ハンドアウト調査": ("調査",),
+    "RH調査": ("調査",),
+}
+_SPELT_CHECK = re.compile(rf"^(?P<stat>{_STAT})(?:はんてい|ハンテイ|の判定|判定する)$")
+_KNOWN = (*PLAYER_WORDS, *ALIASES, *BP_USES, *GM_WORDS)
+
+
+def _form(word: str, args: list[str]) -> str:
+    if word in EXAMPLES:
+        head, *shown = EXAMPLES[word].split()
+        return " ".join([head, *(args or shown)])
+    return " ".join([word, *args])
+
+
+def _near(text: str) -> None:
+    """A line whose first word is a command word written another way (`裏ハンドアウト ユイ`,
+    `RH公開 ユイ`, `肉体はんてい`, `チャンスメーク`) is answered with the form meant, not taken for
+    chat. Only a whole first word of about the length of a command word counts, so that chat which
+    merely contains one (`チャンスメイクしたい`) stays chat."""
+    if not text.split():
+        return
+    first, *args = text.split()
+    if (match := _SPELT_CHECK.match(first)) is not None and not args:
+        raise DystopiaError(f"「{first}」は読めませんでした。もしかして: {match['stat']}判定")
+    meant = _HANDOUT_NEAR.get(first.upper() if first.isascii() else first)
+    if meant is None and len(first) >= 4:
+        close = [
+            word
+            for word in difflib.get_close_matches(first, _KNOWN, n=3, cutoff=0.75)
+            if abs(len(word) - len(first)) <= 1
+        ]
+        meant = tuple(ALIASES.get(word, word) for word in close[:1])
+    if meant:
+        forms = " ／ ".join(_form(word, args) for word in meant)
+        raise DystopiaError(f"「{first}」は読めませんでした。もしかして: {forms}")
 
 
 def _amount(text: str, actor: str | None) -> Amount | None:

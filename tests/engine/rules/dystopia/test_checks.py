@@ -217,6 +217,12 @@ CHAT = (
     "https://example.com/sheet",
     "（ダイス目がひどい）",
     "戦闘楽しみ",
+    "チャンスメイクしたい",
+    "アキラの裏ハンドアウト見せて",
+    "裏ハンドアウトってどうなるの",
+    "調査中です",
+    "同意します",
+    "",
 )
 
 
@@ -245,6 +251,30 @@ def test_a_command_word_used_wrongly_is_answered_with_its_form() -> None:
             parse_command(text)
     for word, example in EXAMPLES.items():
         assert parse_command(example) is not None, word
+
+
+def test_a_command_word_written_another_way_is_answered_with_the_form_meant() -> None:
+    """No silent line: a first word that is a command word written otherwise — the handout commands
+    by the seed's own 「裏ハンドアウト」/「RH」, a check in kana, a typo, a mark at the end — gets an answer
+    (or is read), never the silence of chat."""
+    import pytest
+
+    from engine.rules.dystopia.state import DystopiaError
+
+    for text, form in (
+        ("裏ハンドアウト ユイ", "裏ハンドアウト公開 ユイ ／ 調査 ユイ"),
+        ("ＲＨ公開 ユイ", "裏ハンドアウト公開 ユイ"),
+        ("裏ハンドアウト確認 アキラ", "調査 アキラ"),
+        ("肉体はんてい", "肉体判定"),
+        ("チャンスメーク", "チャンスメイク"),
+        ("不屈の闘士", "不屈の闘志"),
+        ("感情ロル ユイ", "感情ロール ユイ"),
+        ("アキラ: 裏ハンドアウト ユイ", "裏ハンドアウト公開 ユイ ／ 調査 ユイ"),
+    ):
+        with pytest.raises(DystopiaError, match=f"もしかして: {form}$"):
+            parse_command(text)
+    assert parse_command("チャンスメイク！") == parse_command("チャンスメイク")
+    assert parse_command("状況？") == parse_command("状況")
 
 
 def test_a_bracketed_stat_that_is_none_is_answered() -> None:

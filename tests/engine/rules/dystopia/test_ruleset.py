@@ -207,3 +207,12 @@ def test_sheet_fields_must_name_fields_of_the_sheet() -> None:
     assert (
         RULESET.initial_state({"sheet_fields": ["種族", "能力値", "HP"]}).options.sheet_fields[1] == "能力値"
     )
+
+
+def test_the_full_help_shows_players_no_program_text() -> None:
+    """ヘルプ全文 is posted to strangers: it names the ココフォリア JSON in words, without a JSON repr the
+    leaks watch takes for the program's."""
+    from engine.rules.dystopia.help import HELP
+    from tests.leaks_watch import leaks
+
+    assert leaks(HELP) == []
