@@ -46,3 +46,22 @@ def test_the_template_as_written_takes_no_strangers_line() -> None:
         assert f">>{stranger.number} 会長 C2移動 → 今は生徒会のフェイズです（" in receipt
     finally:
         game.close()
+
+
+def test_status_is_answered_as_help_says_once_a_writer_and_three_times_a_phase() -> None:
+    """HELP's promise about 状態 is what the thread sees: ten new names asking in one phase get three
+    boards, and a writer asking again gets none."""
+    from engine.rules.dh.help import HELP
+
+    assert "1人1フェイズに1回、だれが書いても1フェイズに3回まで" in HELP
+    game = PureGame("dh")
+    try:
+        game.poll([])
+        first = game.post("状態", "見物1")
+        boards = posted(game.poll([first, game.post("状態", "見物1")], minutes=1))
+        assert sum(b.count("【MAP】") for b in boards) == 1
+        asks = [game.post("状態", f"見物{n}") for n in range(2, 12)]
+        boards = posted(game.poll(asks, minutes=1))
+        assert sum(b.count("【MAP】") for b in boards) == 2
+    finally:
+        game.close()
