@@ -332,7 +332,8 @@ def _take(
         for order in game.book.orders(period, ["accepted"]):
             if order.author == post.author and order.post < post.number:
                 game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
-    reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
+    if period == current:  # the receipt's word is a promise about the state the order meets
+        reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
     if reading.ready and (reading.unread or not all(order.accepted for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
