@@ -19,6 +19,7 @@
 | `report.py` | the period's report and its JSON form |
 | `help.py` | HELP: the rules as the bot applies them |
 | `big_game.py` | a whole big game at once: the collector held off, the scenario read by rtoml |
+| `foresight.py` | a receipt's warning: what voids an order as the period stands, forced defeat A foretold |
 | `api.py` | the pure period function and the checks made when an order is posted |
 | `ruleset.py` | the game's face to the bot and the tools (`RULESET`) |
 | `verify.py` | a published period report checked against the revealed key |

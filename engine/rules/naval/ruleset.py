@@ -27,7 +27,7 @@ import regex
 from engine.report import Block, Report, heading, line, report, section, table
 from engine.rng import RandomSource
 from engine.rules.naval import api as naval
-from engine.rules.naval import ending, verify
+from engine.rules.naval import ending, foresight, verify
 from engine.rules.naval.big_game import gc_paused, read_toml
 from engine.rules.naval.grammar import (
     HEX_DIGITS,
@@ -80,6 +80,7 @@ _ADAPTER_HELP = """
 ・行頭のアンカー（>>12 ＜攻撃＞…）や、ルールページの例の書き方（1.ABC:＜攻撃＞…）も命令として読みます。ユニット名と命令の言葉（攻撃・迎撃・移動や＜…＞）を含むのに命令として読めない行には、理由と近い書き方（もしかして: ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05）を返します。ユニット名のない行は雑談です。
 ・「→ 勝利」のような結果の行を写した行は命令として受け付けません（引用は行頭に＞を付けてください）。
 ・同じユニットへの2つ目以降の命令も受け付けますが、先の命令が実行されると（1ピリオドの回数 orders_per_unit に達すると）無効になります。受付ではそう書き添えます。書き直すときは「取消」でそのピリオドの自分の命令をすべて取り消してから書き直してください。
+・いまの盤面のままなら無効になる命令（空母の＜攻撃＞、戦闘機を目標にした＜攻撃＞、同海域にいない目標、届かない目標、先に出撃していない戦闘機への＜インターセプト＞、1Hexを超える＜移動＞など）も受け付け、受付に「このままなら無効：理由」と書き添えます（ルールページの通り、そのような命令も入力されたものとして処理され、結果は無効です）。先の＜攻撃＞の対象になっているユニットへの＜移動＞などには「このままなら強制敗戦A」と書き添えます。
 ・命令のなかったユニットは何もせず、その場に留まります。
 ・締切を過ぎて書かれた命令は次のピリオドの命令になります。
 
@@ -285,11 +286,12 @@ class NavalRuleset(
         if not isinstance(command, NavalOrder):
             return None
         key = unit_key(command.unit)
-        before = sum(isinstance(o.command, NavalOrder) and unit_key(o.command.unit) == key for o in earlier)
+        before = [o.command for o in earlier if isinstance(o.command, NavalOrder)]
         limit = state.options.orders_per_unit
-        if before < limit:
-            return None
-        return f"{command.unit}の先の命令が{limit}回実行されれば、この命令は無効です"
+        past_limit = None
+        if sum(unit_key(o.unit) == key for o in before) >= limit:
+            past_limit = f"{command.unit}の先の命令が{limit}回実行されれば、この命令は無効です"
+        return foresight.warning(state, command, before, past_limit)
 
     def check(self, state: NavalState, order: Order) -> str | None:
         command = order.command

@@ -106,16 +106,15 @@ def test_each_order_like_line_of_a_post_gets_its_own_answer_in_the_thread() -> N
     body = "\n".join(
         [
             "よろしくお願いします",
-            "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-01",
             "＜攻撃＞ABC-F-A-01、XYZ-DD-X-01",
+            "＜移動＞ABC-DD-A-01、(6,3)",
             "攻撃 ABC-F-A-01 XYZ-CV-X-01",
             "次は＜攻撃＞するかも",
         ]
     )
     (receipt,) = posted(game.poll([game.post(body)]))
     game.close()
-    assert ">>2 ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-01\n" in receipt
-    assert ">>2 ＜攻撃＞ABC-F-A-01、XYZ-DD-X-01" in receipt
+    assert ">>2 ＜攻撃＞ABC-F-A-01、XYZ-DD-X-01\n>>2 ＜移動＞ABC-DD-A-01、(6,3)\n" in receipt
     assert (
         "受け付けられなかった命令:\n>>2 攻撃 ABC-F-A-01 XYZ-CV-X-01 → 命令として読めませんでした。もしかして: ＜攻撃＞ABC-F-A-01、XYZ-CV-X-01"
         in receipt

@@ -1,0 +1,139 @@
+"""A naval receipt is a promise (issue 25): an order that will be 無効 as the period stands is taken
+with a warning that says why, in the words the period's report will use, and forced defeat A is
+foretold. Written from seed 002: 「空母は自ら攻撃を行うことはできず」, 「戦闘機を直接攻撃目標ユニットに指定して
+＜攻撃＞コマンドを実行することはできない」, 「同海域に存在するユニットに対してのみ」, 「配属基地…より4Hex以内」, 強制敗戦A."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tests.referee_harness import PureGame, posted
+
+_RECEIPT_LINE = re.compile(r"^>>(\d+) (＜[^（\n]+?)(?:（(.*)）)?$", re.MULTILINE)
+_REPORT_LINE = re.compile(r"^>>(\d+) \d+\.[A-Z]+:(＜\S+?) → (.*)$", re.MULTILINE)
+
+
+def _void(verdict: str) -> bool:
+    """A report line's verdict is 無効 (a void order's line has no battle part: one arrow)."""
+    return "無効" in verdict and " → " not in verdict
+
+
+def _receipt(game: PureGame, body: str) -> str:
+    texts = posted(game.poll([game.post(body)]))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(
+    ("order", "warning"),
+    [
+        ("＜攻撃＞ABC-CV-A-01、XYZ-DD-X-01", "このままなら無効：空母は攻撃できません"),
+        ("＜攻撃＞ABC-F-A-01、XYZ-F-X-01", "このままなら無効：戦闘機は＜攻撃＞の目標にできません"),
+        (
+            "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-01",
+            "このままなら無効：同海域にいません（ABC-DD-A-01は(5,3)、XYZ-DD-X-01は(6,3)）",
+        ),
+        (
+            "＜攻撃＞XYZ-F-X-01、ABC-DD-A-01",
+            "このままなら無効：戦闘機の行動範囲外（配属基地XYZから9Hex、4Hex以内のみ攻撃可能）",
+        ),
+        ("＜攻撃＞ABC-DD-A-01、ABC-CV-A-01", "このままなら無効：自軍のユニットABC-CV-A-01は攻撃できません"),
+        (
+            "＜インターセプト＞ABC-F-A-01、XYZ-F-X-01",
+            "このままなら無効：XYZ-F-X-01はこの命令より前に＜攻撃＞も退避もしていません",
+        ),
+        (
+            "＜インターセプト＞ABC-DD-A-01、XYZ-F-X-01",
+            "このままなら無効：＜インターセプト＞できるのは戦闘機だけです",
+        ),
+        ("＜移動＞ABC-CV-A-01、(9,9)", "このままなら無効：移動できるのは1Hexまで（(4,4)から7Hex）"),
+        ("＜移動＞ABC-CV-A-01、(4,4)", "このままなら無効：ABC-CV-A-01は既に(4,4)にいます"),
+    ],
+)
+def test_an_order_void_as_the_period_stands_is_taken_with_why(order: str, warning: str) -> None:
+    game = PureGame("naval")
+    game.poll()
+    receipt = _receipt(game, order)
+    game.close()
+    assert f">>2 {order}（{warning}" in receipt
+    assert "受け付けられなかった" not in receipt  # taken: the page enters such an order, then finds it 無効
+
+
+def test_an_order_that_can_run_has_no_warning() -> None:
+    game = PureGame("naval")
+    game.poll()
+    receipt = _receipt(game, "＜攻撃＞ABC-F-A-01、XYZ-DD-X-01\n＜移動＞ABC-DD-A-01、(6,3)")
+    game.close()
+    assert ">>2 ＜攻撃＞ABC-F-A-01、XYZ-DD-X-01\n" in receipt
+    assert receipt.endswith(">>2 ＜移動＞ABC-DD-A-01、(6,3)")
+
+
+def test_a_move_after_an_attack_on_the_unit_foretells_forced_defeat_a() -> None:
+    """強制敗戦A: 先に入力されている＜攻撃＞コマンドで攻撃対象にされている自軍ユニットを＜移動＞…したとき."""
+    game = PureGame("naval")
+    game.poll()
+    _receipt(game, "＜攻撃＞ABC-F-A-01、XYZ-DD-X-01")
+    receipt = _receipt(game, "＜移動＞XYZ-DD-X-01、(7,3)")
+    report = "\n".join(posted(game.poll(minutes=62)))
+    game.close()
+    assert "このままなら強制敗戦A：XYZ-DD-X-01は先に入力されたABC-F-A-01の＜攻撃＞の攻撃対象のため" in receipt
+    assert "＜移動＞は無効になり、その＜攻撃＞が有効ならXYZ-DD-X-01の敗戦です" in receipt
+    assert "XYZ-DD-X-01の敗戦 → ABC-F-A-01勝利（XYZ-DD-X-01消滅）" in report
+    assert (
+        ">>3 2.XYZ:＜移動＞XYZ-DD-X-01、(7,3) → 強制敗戦A：1番目の＜攻撃＞の攻撃対象となっていたため＜移動＞は無効"
+        in report
+    )
+
+
+def test_an_attack_that_cannot_stand_foretells_no_forced_defeat() -> None:
+    """Only a valid attack forces a defeat: after an attack out of range, a move is just a move."""
+    game = PureGame("naval")
+    game.poll()
+    _receipt(game, "＜攻撃＞XYZ-F-X-01、ABC-DD-A-01")
+    receipt = _receipt(game, "＜移動＞ABC-DD-A-01、(6,3)")
+    game.close()
+    assert receipt.endswith(">>3 ＜移動＞ABC-DD-A-01、(6,3)")
+
+
+_UNITS = ["ABC-DD-A-01", "ABC-CV-A-01", "ABC-F-A-01", "XYZ-DD-X-01", "XYZ-CV-X-01", "XYZ-F-X-01"]
+
+
+def _random_order(rng: random.Random) -> str:
+    unit, other = rng.sample(_UNITS, 2)
+    kind = rng.choice(["攻撃", "攻撃", "インターセプト", "移動"])
+    if kind == "移動":
+        return f"＜移動＞{unit}、({rng.randint(3, 12)},{rng.randint(2, 5)})"
+    return f"＜{kind}＞{unit}、{other}"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_warning_of_a_played_period_is_borne_out_by_its_report(seed: int) -> None:
+    """Random periods on the template's map: every order the receipt calls 無効 as it stands is 無効 in
+    the report, with the reason it gave; every foretold forced defeat A happens or its attack fails."""
+    rng = random.Random(seed)
+    game = PureGame("naval")
+    game.poll()
+    warned: dict[tuple[str, str], str] = {}
+    for _ in range(rng.randint(2, 5)):
+        body = "\n".join(_random_order(rng) for _ in range(rng.randint(1, 4)))
+        for post, order, note in _RECEIPT_LINE.findall(_receipt(game, body)):
+            if note:
+                warned[(post, order)] = note
+    report = "\n".join(posted(game.poll(minutes=62)))
+    game.close()
+    verdicts = {(post, order): verdict for post, order, verdict in _REPORT_LINE.findall(report)}
+    assert set(warned) <= set(verdicts)
+    for key, note in warned.items():
+        verdict = verdicts[key]
+        if note.startswith("このままなら無効："):
+            assert _void(verdict), (key, note, verdict)
+            expected = note.removeprefix("このままなら無効：").split("（")[0]
+            # or void first for what the period did before it: the unit gone, its orders used, forced A
+            other_reason = any(why in verdict for why in ("強制敗戦", "回まで（先行入力優先", "存在せず無効"))
+            assert expected.replace("いません", "いない") in verdict or other_reason, (note, verdict)
+        if "このままなら強制敗戦A" in note:
+            attacker = re.search(r"先に入力された(\S+?)の＜攻撃＞", note)[1]
+            attack = next(v for k, v in verdicts.items() if k[1].startswith(f"＜攻撃＞{attacker}、"))
+            assert "強制敗戦A" in verdict + attack or _void(attack), (key, note, verdict, attack)
