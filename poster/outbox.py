@@ -75,7 +75,9 @@ class OutboxSender:
 
     def reconcile(self, thread_id: str) -> None:
         """Settle rows left `sending`: found in the thread → sent; not found once their time to land
-        is over → pending again (sent at once); not found before that → looked for again next read."""
+        is over → pending again (sent at once); not found before that → looked for again next read.
+        A row the board refused and that waits to go again is looked for too (`_refused_landed`)."""
+        self._refused_landed(thread_id)
         posts: dict[str, list[OutboxRecord]] = {}
         for row in self.store.outbox(thread_id, ["sending"]):
             posts.setdefault(row.batch or row.id, []).append(row)
@@ -97,6 +99,32 @@ class OutboxSender:
             else:
                 self.store.mark_unsent(ids, "not found in the thread after an unconfirmed send")
                 log.warning("%s: outbox %s did not land; it will be sent again", thread_id, ids)
+
+    def _refused_landed(self, thread_id: str) -> None:
+        """Rows the board refused (samba, 連続投稿, "later") that it wrote all the same: a board may
+        answer an error page for a post it took. Found in the thread after the number the row was
+        sent at — alone, or as a part of the post it went in — it is settled there, never sent twice.
+        The bot's post is the one `is_own` says is; a bot without a trip also knows a post without
+        one by its words (no trip can prove it, and another writer's trip disproves it)."""
+        tripless = not any(mark in self.writer.name for mark in "#＃")
+        for row in self.store.outbox(thread_id, ["pending"]):
+            if not row.attempts:
+                continue
+            wanted = f"\n\n{comparable(row.body)}\n\n"
+            for post in self.store.posts_after(thread_id, row.after_number):
+                own = self.is_own(post) or (tripless and not post.trip)
+                if own and wanted in f"\n\n{comparable(post.body)}\n\n":
+                    with self.store.transaction():
+                        self.store.mark_own(thread_id, post.number)
+                    self.store.mark_sent(row.id, self.clock(), post.number)
+                    log.warning(
+                        "%s: outbox %s was refused (%s) but the board wrote it as >>%d; not sent again",
+                        thread_id,
+                        row.id,
+                        row.last_error,
+                        post.number,
+                    )
+                    break
 
     def _find_landed(self, thread_id: str, text: str, after_number: int) -> PostRecord | None:
         wanted = comparable(text)

@@ -19,9 +19,11 @@ TOO_LONG = "ＥＲＲＯＲ：本文が長すぎます！"
 
 
 class Writer:
-    """A stand-in for the board's writer: each reply is recorded and answered with the next outcome given."""
+    """A stand-in for the board's writer: each reply is recorded and answered with the next outcome
+    given. `name` as BoardWriter keeps it (`#key` in it: the bot signs with a trip)."""
 
-    def __init__(self, *outcomes: WriteOutcome) -> None:
+    def __init__(self, *outcomes: WriteOutcome, name: str = "ボット") -> None:
+        self.name = name
         self.outcomes = list(outcomes)
         self.sent: list[str] = []
         self.threads: list[ThreadRef] = []
