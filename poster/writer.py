@@ -42,6 +42,10 @@ if TYPE_CHECKING:  # requests and BeautifulSoup load with the first post: a bot 
 log = logging.getLogger(__name__)
 
 TIMEOUT = (5, 30)
+# The longest a board's whole answer to a post may take: the read timeout bounds each wait for a byte,
+# and an answer sent a byte at a time would otherwise hold the bot for ever (the post may be written
+# by then: such an answer is uncertain, and the thread is read before anything is sent again).
+ANSWER_DEADLINE = 90.0
 CONFIRM_SUBMIT = "上記全てを承諾して書き込む"
 _SECONDS = regex.compile(r"(\d+)\s*sec\s*たたないと|(\d+)\s*秒ぐらい|あと\s*(\d+)\s*秒")
 _CLOSED = regex.compile(
@@ -143,15 +147,20 @@ class BoardWriter:
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Referer": referer}
         import requests
 
+        deadline = time.monotonic() + ANSWER_DEADLINE
         try:
             response = self.session.post(
-                url, data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False
+                url, data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False, stream=True
             )
         except requests.RequestException as error:
             if _never_sent(error):
                 return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30)
             # the form may have reached the board: only reading the thread can tell
             return WriteOutcome("uncertain", f"no answer from the board: {error}")
+        try:
+            content = _content_by(response, deadline)
+        except (requests.RequestException, TimeoutError) as error:
+            return WriteOutcome("uncertain", f"no whole answer from the board: {error}")
         status = response.status_code
         if response.is_redirect:  # requests says so only with a Location header
             return redirected(url, referer, response.headers["Location"], fields)
@@ -163,10 +172,24 @@ class BoardWriter:
         if status >= 500:
             # A proxy's 502/504 can come after the board wrote the post: only the thread can tell.
             return WriteOutcome("uncertain", f"the board answered HTTP {status}", retry_after=60)
-        page = response.content.decode(encoding, errors="replace")
+        page = content.decode(encoding, errors="replace")
         if status != 200 and classify(page).posted:
             return WriteOutcome("uncertain", f"a success page with HTTP {status}", retry_after=60)
         return page
+
+
+def _content_by(response: requests.Response, deadline: float) -> bytes:
+    """The answer's body, read in parts until `deadline` (then TimeoutError); the connection is let
+    go either way."""
+    parts = []
+    try:
+        for part in response.iter_content(65536):
+            parts.append(part)
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the answer took longer than its deadline of {ANSWER_DEADLINE:g} s")
+    finally:
+        response.close()
+    return b"".join(parts)
 
 
 def redirected(url: str, referer: str, location: str, fields: dict[str, str]) -> WriteOutcome:

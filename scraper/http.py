@@ -25,6 +25,7 @@ import http.client
 import ssl
 import sys
 import threading
+import time
 import urllib.request
 import zlib
 from collections import defaultdict
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 
 ACCEPT_ENCODING = "gzip, deflate"
 MAX_REDIRECTS = 10
+# The longest a whole answer may take: a read timeout bounds each wait for a byte, and an answer sent
+# a byte at a time (a tarpit, a stuck proxy) would otherwise hold a poll for ever.
+ANSWER_DEADLINE = 60.0
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 Timeout = float | tuple[float, float]  # seconds, or (connect, read) as requests takes them
 _STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
@@ -192,13 +196,16 @@ class Reader:
         headers: dict[str, str],
         read: float,
     ) -> Answer:
-        """One request and its whole answer; the connection goes back to the pool when it may."""
+        """One request and its whole answer, within ANSWER_DEADLINE; the connection goes back to the
+        pool when it may."""
+        deadline = time.monotonic() + ANSWER_DEADLINE
         try:
             if connection.sock is not None:
                 connection.sock.settimeout(read)
             connection.request("GET", target, headers=headers)
+            sock = connection.sock  # the answer's reads go on through it once the connection lets go
             response = connection.getresponse()
-            body = response.read()
+            body = _read_by(response, sock, read, deadline)
         except _STALE as error:
             connection.close()
             raise _Stale(f"{type(error).__name__}: {error}") from error
@@ -215,6 +222,30 @@ class Reader:
         except zlib.error as error:
             raise ReadFailed(f"{key[1]}{target}: the body does not decode ({error})") from error
         return Answer(url, response.status, response.reason, response.headers, content)
+
+
+def _read_by(response: http.client.HTTPResponse, sock: object, read: float, deadline: float) -> bytes:
+    """The answer's body, each wait for bytes no longer than `read` nor past `deadline`."""
+    parts = []
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            if sock is not None:
+                sock.settimeout(min(read, left))  # type: ignore[attr-defined]
+            part = response.read1(65536)
+        except TimeoutError as error:
+            if time.monotonic() < deadline:
+                raise  # a wait for bytes longer than `read`: the read timeout's own failure
+            response.close()
+            raise TimeoutError(
+                f"the answer took longer than its deadline of {ANSWER_DEADLINE:g} s"
+            ) from error
+        if not part:  # the whole body (read1 leaves the answer open at its end: read() closes it)
+            response.close()
+            return b"".join(parts)
+        parts.append(part)
 
 
 def make_reader(

@@ -204,6 +204,13 @@ class Answer:
         self.status_code = status
         self.is_redirect = location is not None
         self.headers = {"Location": location} if location is not None else {}
+        self.closed = False
+
+    def iter_content(self, size: int) -> list[bytes]:  # as a streamed requests.Response is read
+        return [self.content[at : at + size] for at in range(0, len(self.content), size)]
+
+    def close(self) -> None:
+        self.closed = True
 
 
 class Session:
