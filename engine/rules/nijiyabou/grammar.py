@@ -15,8 +15,11 @@ space, `、` `;` `→` `ー` `=`, brackets round the area or nothing at all will
 that ends the line or is followed by a space: `【東京】内政`, `東京、徴兵 足軽1000`, `東京内政`). An anchor before the order (`>>3 東京：内政`) is allowed, zero-width
 characters are dropped, and lots may be joined with `・` as the reports print them (`足軽1000・騎兵500`).
 
-No silent line: a line is an order when it starts with `参加` `引き抜き` `寝返り` `下克上`, or with an
-area and a colon, or with a name and a colon and a command word, or is a command word alone; an order
+No silent line: a line is an order when it starts with `参加` `引き抜き` `寝返り` `下克上` (a space
+after it may be left out before a liver's or an area's name), or with an area and a colon (or another
+mark), or with a name and a colon and a command word, or is a command word alone; a list marker before
+it (`1.` `①` `・` `-`) is dropped; an act word turned round or misspelt before a liver's name
+(`月ノ美兎 参加`, `引抜き 剣持刀也`) is answered with the form meant; an order
 that cannot be read is a `Rejection` with the reason and, where one is near, the form meant
 (「読めませんでした。もしかして: 東京：内政」). Anything else is chat. Numbers are ASCII digits after
 NFKC, at most 9 digits (`parser.numbers`, the one number reader). Names are checked against the
@@ -64,9 +67,14 @@ _BRACKETS = "【】[]「」()"
 # place of the colon. The command word must end the line or be followed by a space, so that
 # `東京内政やばい` and `東京、内政が大事` stay chat.
 _LOOSE_LINE = regex.compile(
-    r"^[【\[「(]?\s*(\S+?)\s*[】\]」)]?\s*[;、,→=\-ーｰ]*\s*"
+    r"^[【\[「(]?\s*(\S+?)\s*[】\]」)]?\s*(?:[;、,.→=\-ーｰ/|]*|[はで])\s*"
     rf"({'|'.join(WORDS)})(?:\s+(.*?))?\s*$"
 )
+# A list marker before an order (`1. 東京：内政`, `①参加 月ノ美兎`, `・東京：内政`, `- 東京：内政`).
+# (after NFKC `①` is `1`: a number alone before an order is a marker too.)
+_MARKER = regex.compile(r"^(?:[0-9]{1,2}[.)、]?|\([0-9]{1,2}\)|[・*\-])\s*(?=\D)")
+ACTS = (CLAIM, POACH, DEFECT, REVOLT)
+_GLUED_ACT = regex.compile(rf"^({'|'.join(ACTS)})(\S+)(?:\s+(.*?))?\s*$")
 _ACT_LINE = regex.compile(rf"^\s*({CLAIM}|{POACH}|{DEFECT}|{REVOLT})(?:\s+(.*?))?\s*$")
 _SPLIT = regex.compile(r"[\s、,]+")
 _UNIT = regex.compile(rf"^(.+?)\((\S+?)({DIGITS}*)\)$")
@@ -135,8 +143,11 @@ def parse_line(raw: str, livers: Mapping[str, str] | None = None) -> OrderText |
     """One line as an order (None: chat). `livers`: where each liver stands (key → area), to answer a
     line headed by a liver's name with its area; the seed's own list when not given."""
     text = _ANCHORS.sub("", _DOT.sub("・", nfkc(raw)).strip()).rstrip("。.!")  # `東京：内政。` reads
+    text = _MARKER.sub("", text, count=1)
     if (match := _ACT_LINE.match(text)) is not None:
         return _done(raw, _act(match[1], _tokens(match[2])))
+    if (match := _GLUED_ACT.match(text)) is not None and _named(match[2]):  # `参加月ノ美兎`
+        return _done(raw, _act(match[1], [match[2], *_tokens(match[3])]))
     if (match := _AREA_LINE.match(text)) is not None:
         return _area_line(raw, match[1], match[2], match[3], livers)
     words = text.split()
@@ -146,7 +157,30 @@ def parse_line(raw: str, livers: Mapping[str, str] | None = None) -> OrderText |
         return _without_area(raw, words)
     if (match := _LOOSE_LINE.match(text)) is not None and len(area_names(match[1])) == 1:
         return _area_line(raw, match[1], match[2], match[3], livers)
-    return None
+    return _act_meant(raw, words)
+
+
+def _named(text: str) -> bool:
+    """Whether `text` is a liver of the seed's list or an area (what 参加 and the acts name)."""
+    return key(text) in _seed_livers() or area_name(text) is not None
+
+
+def _act_meant(raw: str, words: list[str]) -> Rejection | None:
+    """`月ノ美兎 参加` (the words turned round) and `引抜き 剣持刀也` (the act word misspelt) before a
+    liver's name: answered with the form meant. Anything else is chat."""
+    if len(words) == 2 and words[1] in ACTS and _named(words[0]):
+        return Rejection(raw.strip(), f"読めませんでした。もしかして: {words[1]} {words[0]}")
+    if len(words) < 2 or words[0] in ACTS or not _named(words[1]):
+        return None
+    near = difflib.get_close_matches(words[0], ACTS, n=1, cutoff=0.5)
+    begun = [act for act in ACTS if len(words[0]) >= 2 and act.startswith(words[0])]
+    meant = (begun or near or [None])[0]
+    if meant is None:
+        return None
+    shown = " ".join([meant, *words[1:]])
+    return Rejection(
+        raw.strip(), f"「{quoted(words[0])}」は読めませんでした。もしかして: {quoted(shown, 60)}"
+    )
 
 
 def _area_line(
