@@ -64,9 +64,13 @@ def check_table(
     given = canonical_name(table_name)
     given = _ALIASES.get(given, given)
     wanted = canonical_name(request.name)
-    same = given == wanted or (given == canonical_name("戦闘ダイス") and wanted in _BATTLE_NAMES)
+    same = (
+        given == wanted
+        or (given == canonical_name("戦闘ダイス") and wanted in _BATTLE_NAMES)
+        or _renamed(given, wanted)
+    )
     if not same:
-        if given in _KNOWN or given in _BATTLE_NAMES:
+        if given in _KNOWN or given in _BATTLE_NAMES or any(_renamed(given, known) for known in _KNOWN):
             return f"今振るのは【{table_name.strip('【】')}】ではなく{expected}です。理由：{request.reason}"
         return f"【{table_name.strip('【】')}】というダイスはありません。今振るのは{expected}です。理由：{request.reason}"
     if sides != request.sides or (count is not None and count != request.count):
@@ -94,9 +98,26 @@ def check_template(state: State, template: DieTemplate) -> str | None:
     )
 
 
+def _renamed(given: str, wanted: str) -> bool:
+    """A die renamed as the page allows (「名称とかも、各々使いやすいように好きに改変してください」): a name
+    that is part of the wanted die's name (【戦闘方針】, 【奇襲判定】, 【脱落判定】) and not itself the name
+    of another die; the command and the 基準 are still checked after it."""
+    short = given.removesuffix("ダイス")
+    if len(short) < 2:
+        return False
+    full = f"{short}ダイス"
+    if full == wanted:
+        return True
+    return not (given in _KNOWN or full in _KNOWN or full in _BATTLE_NAMES) and short in wanted
+
+
+_SUFFIXES = "都道府県"  # 基準『滋賀県』 for 滋賀: the 都道府県 named with its suffix
+
+
 def _same_name(given: str, wanted: str) -> bool:
     flat = unicodedata.normalize("NFKC", given).strip().strip("『』")
-    return flat == unicodedata.normalize("NFKC", wanted)
+    wanted = unicodedata.normalize("NFKC", wanted)
+    return flat == wanted or (flat[-1:] in _SUFFIXES and flat[:-1] == wanted and bool(wanted))
 
 
 def set_team_name(state: State, team: str, name: str) -> tuple[State, Report]:

@@ -195,6 +195,8 @@ def test_the_right_template_is_rolled_from_the_posts_stream_and_the_next_one_is_
         ("【戦闘方針ダイス】\n基準『秋田』\ndice1d3=", "の基準は『岩手』です（『秋田』ではありません）"),
         ("【戦闘方針ダイス】\n基準『岩手』\ndice1d6=", "の振り方は dice1d3= です（dice1d6= ではありません）"),
         ("【最強ダイス】\ndice1d3=", "【最強ダイス】というダイスはありません"),
+        ("【奇襲判定】\ndice1d2=", "今振るのは【奇襲判定】ではなく【戦闘方針ダイス】（dice1d3=）です"),
+        ("【戦闘方針】\n基準『岩手』\ndice1d5=", "の振り方は dice1d3= です（dice1d5= ではありません）"),
         ("【戦闘方針ダイス】\ndice0d3=", "【戦闘方針ダイス】のダイスが振れません"),
     ],
 )
@@ -213,6 +215,28 @@ def test_a_wrong_template_is_explained_and_changes_nothing(posted: str, explanat
     assert body.endswith(
         f"{NEXT_TEMPLATE}\n【戦闘方針ダイス】\n基準『岩手』\ndice1d3=\n1.正面\n2.正面\n3.奇襲"
     )
+
+
+@pytest.mark.parametrize(
+    "posted",
+    [
+        "【戦闘方針】\n基準『岩手』\ndice1d3=",
+        "【方針ダイス】\n基準『岩手』\ndice1d3=",
+        "【戦闘方針ダイス】\n基準『岩手県』\ndice1d3=",
+        "【戦闘方針ダイス】\n基準「岩手」\ndice1d3=",
+    ],
+)
+def test_a_template_renamed_as_the_page_allows_is_rolled(posted: str) -> None:
+    """Seed 000, 使用ダイス一覧: 「名称とかも、各々使いやすいように好きに改変してください」, and 『』 is
+    「都道府県名記入用」: a shortened name, or 岩手県 for 岩手, is the die the rules need."""
+    state, _ = ASSISTED.apply(
+        ASSISTED.initial_state(scenario()),
+        order(post("【都道府県選択ダイス】\ndice2d6=")),
+        RecordedSource(default=RecordedDice([(6, 3), (6, 5)])),
+    )
+    new, answer = ASSISTED.apply(state, order(post(posted)), RecordedSource(default=RecordedDice([(3, 1)])))
+    assert "【戦闘方針ダイス】\n基準『岩手』\ndice1d3=1 (1)" in text(answer) and "→ 正面" in text(answer)
+    assert br.next_die(new).name == "通常戦闘ダイス"  # type: ignore[union-attr]
 
 
 def test_a_group_table_with_the_wrong_plus_one_is_pointed_out() -> None:
@@ -400,7 +424,9 @@ def test_states_survive_the_json_round_trip_the_bot_stores() -> None:
 def test_the_survivor_table_is_posted_once_a_period_naming_all_who_fell() -> None:
     import re
 
-    state = AUTOMATIC.initial_state(scenario([f"県{n}" for n in range(1, 31)], options={"battles_per_period": 10}))
+    state = AUTOMATIC.initial_state(
+        scenario([f"県{n}" for n in range(1, 31)], options={"battles_per_period": 10})
+    )
     state, _ = AUTOMATIC.resolve(state, [], source("period 1"))
     for period in range(2, 5):
         state, answer = AUTOMATIC.resolve(state, [], source(f"period {period}"))
