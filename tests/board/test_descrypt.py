@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from board.descrypt import ALPHABET, crypt
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Published vectors, each also checked here against this system's libcrypt when writing them:
 # the PHP manual's "Standard DES" example, OpenSSL's destest.c, and passlib's des_crypt cases
@@ -140,3 +145,14 @@ def test_str_arguments_are_refused() -> None:
 
 def test_bytearray_is_accepted() -> None:
     assert crypt(bytearray(b"tea"), bytearray(b"ea")) == b"eauWokonZwxw2"
+
+
+def test_the_tables_take_well_under_a_megabyte() -> None:
+    # Every process that computes a trip holds them (the bot computes its own at start): four
+    # 16384-entry tables of one 64-bit word each, not lists of big ints (~4 MiB).
+    code = (
+        "import tracemalloc; tracemalloc.start(); import board.descrypt; "
+        "print(tracemalloc.get_traced_memory()[0])"
+    )
+    held = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert int(held.stdout) < 1.5 * 2**20
