@@ -4,7 +4,9 @@ and one process per database (`bot.process_lock`).
 
 The loop polls each thread at its interval (fast while people write, slow when quiet) and sooner
 when a held post may go. APScheduler keeps each clocked game's next deadline or reminder and wakes
-its poll at that moment, so a period boundary never waits for the next interval.
+its poll at that moment, so a period boundary never waits for the next interval. A process with no
+game on the clock (dice tables) does not load APScheduler: such a game's one moment, the end of a
+dice day (its key is published then), is the poll's own due time, as a held post's is.
 """
 
 from __future__ import annotations
@@ -16,8 +18,6 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
-
-from apscheduler.schedulers.background import BackgroundScheduler
 
 from bot import process_lock
 from bot.loop import Poll, PollLoop
@@ -34,6 +34,7 @@ from store.db import Store
 
 if TYPE_CHECKING:
     import requests
+    from apscheduler.schedulers.background import BackgroundScheduler
 
     from web.server import GamePage
 
@@ -103,7 +104,13 @@ class Runner:
 
             games_of_page = [(thread_bot.game, thread_bot.setup) for thread_bot in self.bots]
             self.page = GamePage(self.store, games_of_page, web.host, web.port)
-        self.scheduler = BackgroundScheduler(timezone=JST)
+        self.scheduler: BackgroundScheduler | None = None
+        if any(thread_bot.setup.clocked for thread_bot in self.bots):
+            # APScheduler and its imports (asyncio, tzlocal, a process pool's multiprocessing) load
+            # for games on the clock only
+            from apscheduler.schedulers.background import BackgroundScheduler
+
+            self.scheduler = BackgroundScheduler(timezone=JST)
         self._clock_jobs: dict[str, datetime | None] = {}
         self.stopping = threading.Event()
 
@@ -124,21 +131,26 @@ class Runner:
                     result.sent,
                     result.note,
                 )
-            self._set_clock(thread_bot)
+            wake_at = result.wake_at
+            if thread_bot.setup.clocked:
+                self._set_clock(thread_bot)
+            elif (event := thread_bot.next_event()) is not None:  # a dice day's end
+                wake_at = event if wake_at is None else min(wake_at, event)
             now = thread_bot.clock()
             interval = thread_bot.interval(now)
             # A little late (a loaded machine's jitter), the next poll keeps the rhythm: the rate
             # holds. Later than that (a backlog at start, a slow board), it comes an interval after
             # this one started: a backlog is never a burst, nor kept in step.
             following = (due if started - due < min(interval / 2, KEEP_RHYTHM) else started) + interval
-            if result.wake_at is not None:
-                following = min(following, time.monotonic() + max((result.wake_at - now).total_seconds(), 0))
+            if wake_at is not None:
+                following = min(following, time.monotonic() + max((wake_at - now).total_seconds(), 0))
             return max(following, time.monotonic())
 
         return poll
 
     def _set_clock(self, thread_bot: ThreadBot) -> None:
-        """The game's next deadline or reminder as an APScheduler job that wakes its poll."""
+        """The clocked game's next deadline or reminder as an APScheduler job that wakes its poll."""
+        assert self.scheduler is not None  # made at start when any game is on the clock
         key = thread_bot.game.id
         event = thread_bot.next_event()
         if self._clock_jobs.get(key) == event:
@@ -160,7 +172,8 @@ class Runner:
         )
 
     def start(self) -> None:
-        self.scheduler.start()
+        if self.scheduler is not None:
+            self.scheduler.start()
         for thread_bot in self.bots:
             self.loop.add(thread_bot.game.id, thread_bot.ref.origin, self._poll(thread_bot))
         self.loop.start()
@@ -178,7 +191,7 @@ class Runner:
     def stop(self) -> None:
         log.info("stopping: waiting for the running polls to finish")
         self.loop.stop()
-        if self.scheduler.running:
+        if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=True)
         if self.page is not None:
             self.page.close()

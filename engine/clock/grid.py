@@ -11,6 +11,8 @@ come from one of three rules, all in JST:
 
 APScheduler 3's `CronTrigger` does the calendar work of the first two. Its crontab reader numbers
 weekdays from Monday (its issue 286), so the day-of-week field is translated here to weekday names.
+APScheduler is imported with the first schedule of times or cron read, not with this module: the
+configuration checks and the referee import it, and a bot of dice tables alone never reads one.
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
-
-from apscheduler.triggers.cron import CronTrigger
+from typing import TYPE_CHECKING
 
 from engine.clock.words import (
     JST,
@@ -36,6 +37,9 @@ from engine.clock.words import (
     parse_weekday,
     require_aware,
 )
+
+if TYPE_CHECKING:
+    from apscheduler.triggers.cron import CronTrigger
 
 DEFAULT_GRACE = timedelta(minutes=2)
 KEYS = ("times", "days", "cron", "interval", "anchor", "grace", "reminders", "early", "min_period")
@@ -54,6 +58,13 @@ _REFERENCE = datetime(2000, 1, 1, tzinfo=JST)
 _TICK = timedelta(microseconds=1)
 # How far back previous_boundary looks: past any leap day (29 Feb skips whole centuries like 2100).
 _LOOKBACK = timedelta(days=9 * 366)
+
+
+def _cron(**fields: str | int | None) -> CronTrigger:
+    """APScheduler's cron trigger of `fields`, in JST."""
+    from apscheduler.triggers.cron import CronTrigger
+
+    return CronTrigger(**fields, timezone=JST)
 
 
 class _Triggers:
@@ -110,9 +121,7 @@ class DailyTimes:
             by_minute.setdefault(moment.minute, []).append(moment.hour)
         day_of_week = ",".join(WEEKDAY_NAMES[day] for day in self.days) if self.days else None
         triggers = [
-            CronTrigger(
-                hour=",".join(map(str, sorted(hours))), minute=minute, day_of_week=day_of_week, timezone=JST
-            )
+            _cron(hour=",".join(map(str, sorted(hours))), minute=minute, day_of_week=day_of_week)
             for minute, hours in sorted(by_minute.items())
         ]
         object.__setattr__(self, "_triggers", _Triggers(triggers))
@@ -251,7 +260,7 @@ def cron_triggers(expression: str) -> list[CronTrigger]:
     day_of_week = ",".join(WEEKDAY_NAMES[(day - 1) % 7] for day in sorted(weekdays))
     for name, label, text in zip(("minute", "hour", "day", "month"), CRON_FIELDS, fields[:4], strict=False):
         try:
-            CronTrigger(**{name: text}, timezone=JST)
+            _cron(**{name: text})
         except ValueError:
             raise ScheduleError(f"cron「{expression}」の{label}「{text}」が範囲外か読めません") from None
     # crontab(5): a field starting with `*` is unrestricted; when neither day field is, either may match.
@@ -260,8 +269,7 @@ def cron_triggers(expression: str) -> list[CronTrigger]:
     else:
         variants = [(day, None if weekday.startswith("*") and len(weekdays) == 7 else day_of_week)]
     triggers = [
-        CronTrigger(minute=minute, hour=hour, day=dom, month=month, day_of_week=dow, timezone=JST)
-        for dom, dow in variants
+        _cron(minute=minute, hour=hour, day=dom, month=month, day_of_week=dow) for dom, dow in variants
     ]
     if all(trigger.get_next_fire_time(None, _REFERENCE) is None for trigger in triggers):
         raise ScheduleError(f"cron「{expression}」では更新時刻が一度も来ません（存在しない日付など）")
