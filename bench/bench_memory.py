@@ -179,8 +179,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="the threadgm checkout to run the idle bot from"
     )
+    parser.add_argument("--idle", action="store_true", help="measure the idle bot alone")
     args = parser.parse_args(argv or [])
     idle_bot(args.checkout)
+    if args.idle:
+        return
     bot_catch_up()
     naval_period()
     battle_royale_game()
