@@ -1,7 +1,10 @@
 """The commands players and the GM type, one per line (after NFKC: full and half width alike). A line
-may start with `名前:` to act for that character (NPCs, several PCs); without it the author's own PC acts.
-Lines that match no command are chat. A line that starts like a command but cannot be one is an error
-with its reason (`Rejection` when the post holds nothing else).
+may start with `名前:` (or `名前` and a space, when the rest is a whole command) to act for that
+character (NPCs, several PCs); without it the author's own PC acts. A list marker (`1.` `・`), brackets
+round the line (`【状況】`), a mark or a polite ending after it (`状況？` `絶対回避します`) are read past.
+Lines that match no command are chat. A line that starts like a command but cannot be one, or whose
+first word is a command word written another way (`裏ハンドアウト ユイ`, `ユイ 調査`, `肉体はんてい`), is an
+error with its reason and the form meant (`Rejection` when the post holds nothing else).
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ _AMOUNT = re.compile(
 _AMOUNT_START = re.compile(rf"^(?:{_AMOUNT_WORDS})(?:\s|$)")
 _BP = re.compile(rf"^(?P<use>{'|'.join(BP_USES)}|BP消費\s*(?P<cost>[0-9]{{1,2}}))(?P<rest>(?:\s+\S+)*)\s*$")
 _ANCHORS = re.compile(r"^(?:>>[0-9]{1,5}(?:-[0-9]{1,5})?\s*)+")
+# A list marker or brackets round a command (`1. 肉体判定`, `・調査 ユイ`, `【状況】`).
+_MARKER = re.compile(r"^(?:[0-9]{1,2}[.)]|[・*\-])\s*(?=\D)")
+_BRACKETED = re.compile(r"^【(?P<inner>[^【】]+)】$")
+# `状況お願いします` `サブ移動します`: a word that takes nothing, said politely.
+_POLITE = re.compile(r"(?:を?お願いします|します|でお願いします)$")
 _WORDS = re.compile(r"^(?P<word>\S+)(?P<rest>(?:\s+\S+)*)\s*$")
 
 
@@ -208,6 +216,9 @@ def _words(text: str, actor: str | None) -> Words | None:
 def parse_command(line: str) -> Command | None:
     """One line as a command (None: chat); DystopiaError when it starts like one but cannot be."""
     text = _ANCHORS.sub("", nfkc(line).strip())
+    text = _MARKER.sub("", text, count=1)
+    if (bracketed := _BRACKETED.match(text)) is not None:
+        text = bracketed["inner"].strip()
     actor: str | None = None
     named = _ACTOR.match(text)
     if named and not text.startswith(("http", ">")):
@@ -219,8 +230,38 @@ def parse_command(line: str) -> Command | None:
         found = reader(text, actor)
         if found is not None:
             return found
+    if (spaced := _named_by_space(text)) is not None:
+        return spaced
+    if (polite := _said_politely(text, actor)) is not None:
+        return polite
     _near(text)
     return None
+
+
+def _said_politely(text: str, actor: str | None) -> Command | None:
+    """`状況お願いします` `絶対回避します`: a whole command, said politely (one that needs more words,
+    `同意します`, stays chat)."""
+    plain = _POLITE.sub("", text)
+    if plain == text or not plain:
+        return None
+    try:
+        found = parse_command(plain)
+    except DystopiaError:
+        return None
+    return replace(found, actor=actor) if found is not None and actor is not None else found
+
+
+def _named_by_space(text: str) -> Command | None:
+    """`アキラ 肉体判定`: a name and a space where the colon goes, when the rest is a whole command
+    (the name is checked when it runs: a character that is not there is answered)."""
+    first, _, rest = text.partition(" ")
+    if not rest or ":" in first or len(first) > 24 or text.startswith(("http", ">")):
+        return None
+    try:
+        found = parse_command(rest)
+    except DystopiaError:
+        return None
+    return replace(found, actor=first) if found is not None else None
 
 
 # Ways of writing a handout command that name none of its words.
@@ -235,7 +276,7 @@ _HANDOUT_NEAR = {
     "RH調査": ("調査",),
 }
 _SPELT_CHECK = re.compile(rf"^(?P<stat>{_STAT})(?:はんてい|ハンテイ|の判定|判定する)$")
-_KNOWN = (*PLAYER_WORDS, *ALIASES, *BP_USES, *GM_WORDS)
+_KNOWN = (*PLAYER_WORDS, *ALIASES, *BP_USES, *GM_WORDS, *(f"{stat}判定" for stat in BASE_STATS))
 
 
 def _form(word: str, args: list[str]) -> str:
@@ -256,11 +297,13 @@ def _near(text: str) -> None:
     if (match := _SPELT_CHECK.match(first)) is not None and not args:
         raise DystopiaError(f"「{first}」は読めませんでした。もしかして: {match['stat']}判定")
     meant = _HANDOUT_NEAR.get(first.upper() if first.isascii() else first)
-    if meant is None and len(first) >= 4:
+    if len(args) == 1 and PLAYER_WORDS.get(args[0]) == (1,):  # `ユイ 調査`
+        raise DystopiaError(f"読めませんでした。もしかして: {args[0]} {first}")
+    if meant is None and len(first) >= 3:
         close = [
             word
             for word in difflib.get_close_matches(first, _KNOWN, n=3, cutoff=0.75)
-            if abs(len(word) - len(first)) <= 1
+            if abs(len(word) - len(first)) <= 1 and len(word) >= 3  # `効果音` is not `効果`
         ]
         meant = tuple(ALIASES.get(word, word) for word in close[:1])
     if meant:

@@ -223,6 +223,10 @@ CHAT = (
     "調査中です",
     "同意します",
     "",
+    "効果音",
+    "今日 肉体判定 やる？",
+    "ユイ かわいい",
+    "1.5倍",
 )
 
 
@@ -270,11 +274,23 @@ def test_a_command_word_written_another_way_is_answered_with_the_form_meant() ->
         ("不屈の闘士", "不屈の闘志"),
         ("感情ロル ユイ", "感情ロール ユイ"),
         ("アキラ: 裏ハンドアウト ユイ", "裏ハンドアウト公開 ユイ ／ 調査 ユイ"),
+        ("ユイ 調査", "調査 ユイ"),
+        ("ケン 同意", "同意 ケン"),
+        ("感情上 ユイ 3", "感情上昇 ユイ 3"),
+        ("肉体判", "肉体判定"),
     ):
         with pytest.raises(DystopiaError, match=f"もしかして: {form}$"):
             parse_command(text)
     assert parse_command("チャンスメイク！") == parse_command("チャンスメイク")
     assert parse_command("状況？") == parse_command("状況")
+    # a list marker, brackets, a polite ending, a name and a space where the colon goes
+    assert parse_command("1. 調査 ユイ") == parse_command("調査 ユイ")
+    assert parse_command("・肉体判定") == parse_command("肉体判定")
+    assert parse_command("【状況】") == parse_command("状況")
+    assert parse_command("状況お願いします") == parse_command("状況")
+    assert parse_command("絶対回避します") == parse_command("絶対回避")
+    assert parse_command("アキラ 肉体判定") == parse_command("アキラ: 肉体判定")
+    assert parse_command("アキラ 肉体判定+2") == parse_command("アキラ: 肉体判定+2")
 
 
 def test_a_bracketed_stat_that_is_none_is_answered() -> None:

@@ -45,3 +45,22 @@ def test_the_template_as_written_refuses_strangers() -> None:
     gm = game.post("ダメージ アキラ 5", "GM", GM_TRIP)
     assert "HP30→25" in "\n".join(posted(game.poll([gm], minutes=1)))
     game.close()
+
+
+def test_a_name_and_a_space_where_the_colon_goes_acts_for_that_character_or_is_answered() -> None:
+    """`アキラ 肉体判定` is the player's check for アキラ (not chat); for a name that is no character,
+    or a character that is not the writer's, the thread is told why."""
+    game = PureGame("dystopia")
+    game.poll()
+    akira = ("あき", "AKIRA00001")
+    game.poll([game.post("【キャラシート】\n名前: アキラ", *akira)])
+    for body, answer in (
+        ("アキラ 肉体判定", "アキラの肉体判定"),
+        ("よし 肉体判定", "「よし」というキャラクターはいません"),
+        ("ユイ 肉体判定", "ユイにはまだ持ち主がいません"),
+        ("1. 状況", "【DysTopiA"),
+    ):
+        post = game.post(body, *akira)
+        text = "\n".join(posted(game.poll([post])))
+        assert f">>{post.number}" in text and answer in text, text
+    game.close()
