@@ -70,7 +70,7 @@ def check_table(
         or _renamed(given, wanted)
     )
     if not same:
-        if given in _KNOWN or given in _BATTLE_NAMES or any(_renamed(given, known) for known in _KNOWN):
+        if names_a_die(table_name):
             return f"今振るのは【{table_name.strip('【】')}】ではなく{expected}です。理由：{request.reason}"
         return f"【{table_name.strip('【】')}】というダイスはありません。今振るのは{expected}です。理由：{request.reason}"
     if sides != request.sides or (count is not None and count != request.count):
@@ -96,6 +96,13 @@ def check_template(state: State, template: DieTemplate) -> str | None:
         base=template.base,
         variant=template.variant,
     )
+
+
+def names_a_die(table_name: str) -> bool:
+    """Whether a 【name】 is one of the game's dice, as the page writes it or renamed (`_renamed`)."""
+    given = canonical_name(table_name)
+    given = _ALIASES.get(given, given)
+    return given in _KNOWN or given in _BATTLE_NAMES or any(_renamed(given, known) for known in _KNOWN)
 
 
 def _renamed(given: str, wanted: str) -> bool:

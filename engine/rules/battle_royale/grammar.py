@@ -34,6 +34,12 @@ class DieTemplate:
     error: str | None = None  # why the dice command cannot be rolled (Japanese)
 
 
+def heading_of(line: str) -> str | None:
+    """The name inside a line's 【】 heading (NFKC), or None."""
+    match = _HEADING.search(normalize(line))
+    return match[1].strip() if match else None
+
+
 def find_die_templates(body: str) -> list[DieTemplate]:
     """Every template of a post, in order; headings without a dice command are plain text, not templates."""
     lines = body.split("\n")

@@ -26,10 +26,11 @@ from engine.report import Block, Report, Section, anchor, heading, line, report,
 from engine.rng import Dice, RandomSource
 from engine.rules.battle_royale import api as br
 from engine.rules.battle_royale import verify
+from engine.rules.battle_royale.assist import names_a_die
 from engine.rules.battle_royale.chances import status_blocks
 from engine.rules.battle_royale.common_steps import survivor_table
 from engine.rules.battle_royale.events import Event, GameOver, SurvivorTable
-from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates
+from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates, heading_of
 from engine.rules.battle_royale.picture import picture as draw
 from engine.rules.battle_royale.report import render
 from engine.rules.battle_royale.sim import format_result, simulate_from
@@ -59,10 +60,15 @@ SECRET_PREFIX = "secret/"
 _OPTION_RANGES = {"battles_per_period": (1, 100), "summary_every": (0, 1000)}
 NEXT_TEMPLATE = "次に貼るテンプレ↓"
 
+BOT_ROLLS = (
+    "このスレはダイス民ボットの自動進行です。戦闘のダイスはボットが更新のたびに振るので、"
+    "貼ったテンプレの出目は進行に使いません（すぐに進めるのはGMの 進行）"
+)
 _AUTOMATIC_HELP = """
 ■ 自動進行（battle-royale）
 ・更新のたびにダイス民ボットが次の戦闘を options.battles_per_period 戦（標準1戦）行い、ダイスをテンプレ形式で貼る。
 ・GMの「進行」（即時更新）で次の戦闘をすぐに行う。
+・スレ民が貼ったテンプレ（【通常戦闘ダイス】など）の出目は進行に使わない（受付でそう答える。ダイスとしては振る）。
 ・GMの設定：設定 teams.1.name=チーム名（タッグマッチ、番号か今のチーム名で）／
   設定 newcomer=沖縄（新規参入者：戦闘と戦闘の間に一人、次の番号で単独参戦。次の更新の最初に報告）／
   設定 options.battles_per_period=2 ／ 設定 options.summary_every=5（次の更新から）
@@ -248,6 +254,14 @@ class AutomaticRuleset(
     ID = "battle-royale"
     HELP = br.HELP + _AUTOMATIC_HELP
     SUMMARY = "書き込む命令はありません。更新のたびにダイス民ボットが次の戦闘のダイスを振ります（GMの 進行 ですぐに）。"
+
+    def parse_line(self, line: str) -> OrderText | Rejection | None:
+        """A die's template pasted here (【通常戦闘ダイス】…) is no move of this game: the bot rolls every
+        die, and the player is told so (the dice in it are still answered as dice). Other lines: chat."""
+        name = heading_of(line)
+        if name is not None and names_a_die(name):
+            return Rejection(line.strip(), BOT_ROLLS)
+        return None
 
     def resolve(self, state: State, orders: Sequence[Order], source: RandomSource) -> tuple[State, Report]:
         """The next `battles_per_period` battles (fewer when the game ends), every die on its stream."""

@@ -15,7 +15,7 @@ from engine.rng import RecordedDice, RecordedSource, SeededDice, SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale import ruleset
 from engine.rules.battle_royale.grammar import DieTemplate
-from engine.rules.battle_royale.ruleset import ASSISTED, AUTOMATIC, NEXT_TEMPLATE
+from engine.rules.battle_royale.ruleset import ASSISTED, AUTOMATIC, BOT_ROLLS, NEXT_TEMPLATE
 from engine.ruleset import AssumesOrders, Order, OrderText, Rejection
 from poster.markup import render_body
 from tests.engine.rules.battle_royale.helpers import prepared, roster
@@ -83,10 +83,21 @@ def test_both_rulesets_have_the_shape_the_bot_loads() -> None:
         ]
         state = rules.initial_state(scenario())
         assert rules.players(state) is None and not isinstance(rules, AssumesOrders)
-        for line in ("【通常戦闘ダイス】", "dice1d5=", "＜予想＞3", "北海道の勝ち"):
+        for line in ("dice1d5=", "＜予想＞3", "北海道の勝ち", "【速報】北海道の勝ち"):
             assert rules.parse_line(line) is None
+    assert ASSISTED.parse_line("【通常戦闘ダイス】") is None  # read whole by parse_post
     assert "battles_per_period" in AUTOMATIC.HELP and "進行" in AUTOMATIC.HELP
     assert "次に貼るテンプレ" not in AUTOMATIC.HELP and "テンプレ" in ASSISTED.HELP
+
+
+@pytest.mark.parametrize("line", ["【通常戦闘ダイス】", "【戦闘方針】", "【＜団体戦用＞戦闘ダイス】dice1d6="])
+def test_a_template_pasted_in_the_automatic_thread_is_answered_that_the_bot_rolls(line: str) -> None:
+    """Seed 000 has the ダイス民 roll each die; in the automatic thread the bot is that ダイス民, so a
+    player's template does not move the game — and the player is told so rather than left to think it
+    counted."""
+    refused = AUTOMATIC.parse_line(line)
+    assert isinstance(refused, Rejection) and refused.reason == BOT_ROLLS
+    assert "出目は進行に使いません" in BOT_ROLLS
 
 
 def test_battles_per_period_is_a_checked_scenario_option() -> None:
