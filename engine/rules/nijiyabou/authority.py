@@ -13,6 +13,8 @@ player's liver, which that vassal orders (all but 外交).
 
 from __future__ import annotations
 
+import difflib
+
 from engine.rules.nijiyabou import war
 from engine.rules.nijiyabou.grammar import (
     CLAIM,
@@ -131,14 +133,30 @@ def _area_rule(state: State, command: AreaOrder) -> str | None:
     names = [*command.livers, *(unit.liver for unit in command.units)]
     unknown = [name for name in names if state.liver(name) is None]
     if unknown:
-        return f"「{quoted('・'.join(unknown))}」というライバーはいません"
+        return no_liver(state, unknown)
     check = {SORTIE: _sortie_rule, CONSCRIPT: _conscript_rule, STREAM: _stream_rule, DIPLOMACY: _joint_rule}
     return check[command.kind](state, command) if command.kind in check else None
 
 
+def no_liver(state: State, names: list[str]) -> str:
+    """「…」というライバーはいません, with the liver meant when one is near: a unique beginning of a
+    name (`剣持` → 剣持刀也) or a near spelling (`月の美兎` → 月ノ美兎)."""
+    living = {k: liver.name for k, liver in state.livers.items() if liver.alive}
+    meant = []
+    for name in names:
+        begun = [full for k, full in living.items() if len(key(name)) >= 2 and k.startswith(key(name))]
+        near = difflib.get_close_matches(key(name), list(living), n=1, cutoff=0.6)
+        found = begun if len(begun) == 1 else [living[near[0]]] if near else []
+        meant += found
+    hint = f"（もしかして: {'・'.join(meant)}）" if len(meant) == len(names) else ""
+    return f"「{quoted('・'.join(names))}」というライバーはいません{hint}"
+
+
 def _here(state: State, name: str, area: str) -> str | None:
     liver = state.liver(name)
-    if liver is None or liver.area != area:
+    if liver is None:
+        return no_liver(state, [name])
+    if liver.area != area:
         return f"{name}は{area}にいません"
     return None
 
@@ -231,7 +249,7 @@ def _act_problem(state: State, command: Act, author: str) -> str | None:
         return _claim_problem(state, command, author)
     liver = state.liver(command.liver)
     if liver is None:
-        return f"「{quoted(command.liver)}」というライバーはいません"
+        return no_liver(state, [command.liver])
     if command.kind == POACH:
         return _poach_problem(state, command, author)
     if not plays(liver.player, author):

@@ -183,6 +183,25 @@ def test_a_line_headed_by_a_liver_is_answered_with_where_the_liver_stands_now() 
     assert RULESET.read_line(state, "東京：内政").canonical == "東京：内政"
 
 
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("東京：配信 月の美兎", "「月の美兎」というライバーはいません（もしかして: 月ノ美兎）"),
+        ("神奈川：救援 剣持", "「剣持」というライバーはいません（もしかして: 剣持刀也）"),
+        ("岩手：出陣 秋田 フレン(足軽)", "（もしかして: フレン・ E・ルスタリオ）"),
+        ("引き抜き 剣持", "（もしかして: 剣持刀也）"),
+        ("東京：救援 もちさん", "「もちさん」というライバーはいません"),
+    ],
+)
+def test_a_liver_written_another_way_is_refused_with_the_liver_meant(line: str, reason: str) -> None:
+    """A nickname's beginning or a near spelling of a liver gets the name as the seed's list writes it."""
+    state = RULESET.initial_state({})
+    parsed = RULESET.parse_line(line)
+    assert not isinstance(parsed, Rejection) and parsed is not None
+    order = Order(1, 0, "GM", "GM", parsed.command, parsed.canonical, gm=True)
+    assert reason in (RULESET.check(state, order) or "")
+
+
 def test_a_huge_line_is_answered_short() -> None:
     """A reason quotes the player's text cut short: a 100,000-character line must not come back."""
     for line in ["あ" * 100_000 + "：内政", "東京：出陣 神奈川 " + "x" * 50_000 + "(歩兵)"]:
