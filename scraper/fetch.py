@@ -37,6 +37,7 @@ import threading
 from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin, urlsplit
 
 import regex
 
@@ -221,7 +222,7 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     status = response.status_code
     if status == 304:
         return FetchResult([], state, "unchanged", 0)
-    if (gone := _gone_answer(response, state)) is not None:
+    if (gone := _gone_answer(response, state, ref)) is not None:
         return gone
     if status == 416:
         total = _range_total(response.headers.get("Content-Range", ""))
@@ -297,7 +298,7 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
     """The whole dat, read again where nothing held vouches for it: a later full read must show the
     same lines (the first read of a thread is confirmed by `fetch` itself, in every dialect)."""
     response = _get(session, ref.dat_url)
-    if (gone := _gone_answer(response, state)) is not None:
+    if (gone := _gone_answer(response, state, ref)) is not None:
         return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
@@ -385,16 +386,35 @@ class _GonePage(Exception):
     """The board answered with its own page for a thread that is not there."""
 
 
-def _gone_answer(response: requests.Response, state: FetchState) -> FetchResult | None:
-    """404 and 410 are a sign the thread is gone (proof needs more: `scraper.gone`); a redirect is
-    none — a portal or a login wall answers so — and is a fault; None for any other status."""
+def _gone_answer(response: requests.Response, state: FetchState, ref: ThreadRef) -> FetchResult | None:
+    """404 and 410 are a sign the thread is gone (proof needs more: `scraper.gone`), and so is a
+    redirect to the thread's own place in its board's archive (5ch's oyster/kako dat, したらば's
+    read_archive.cgi) on the same host; any other redirect is none — a portal or a login wall answers
+    so — and is a fault. None for any other status."""
     status = response.status_code
     if status in (404, 410):
         return FetchResult([], state, "gone", len(response.content), note=f"HTTP {status}")
     if 300 <= status < 400:
         location = response.headers.get("Location", "")[:200]
+        if _archived_at(ref, urljoin(response.url, location)):
+            note = f"HTTP {status} to the board's archive (過去ログ): {location}"
+            return FetchResult([], state, "gone", len(response.content), note=note)
         raise FetchError(f"{response.url}: the board redirected the read (HTTP {status} to {location!r})")
     return None
+
+
+def _archived_at(ref: ThreadRef, url: str) -> bool:
+    """Whether `url` is `ref`'s thread in its board's archive, on the board's own host."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != ref.origin:
+        return False
+    if ref.dialect is Dialect.SHITARABA:
+        return (
+            regex.match(rf"/bbs/read_archive\.cgi/{regex.escape(ref.board)}/{ref.key}(?:/|$)", parts.path)
+            is not None
+        )
+    archive = rf"/{regex.escape(ref.board)}/(?:oyster/{ref.key[:4]}|kako/{ref.key[:4]}/{ref.key[:5]}|kako/{ref.key[:3]})"
+    return regex.fullmatch(rf"{archive}/{ref.key}\.dat(?:\.gz)?", parts.path) is not None
 
 
 def _first_post_problem(state: FetchState, first: Post) -> str | None:
@@ -473,7 +493,7 @@ def _rawmode_answer(
     post's line as received; a FetchResult when the thread is gone."""
     url = ref.rawmode_url(start)
     response = _get(session, url)
-    if (gone := _gone_answer(response, FetchState())) is not None:
+    if (gone := _gone_answer(response, FetchState(), ref)) is not None:
         return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
@@ -532,7 +552,7 @@ def _html_answer(
     from scraper.html import read_cgi_posts
 
     response = _get(session, url)
-    if (gone := _gone_answer(response, FetchState())) is not None:
+    if (gone := _gone_answer(response, FetchState(), ref)) is not None:
         return gone
     if response.status_code != 200:
         raise FetchError(f"{url}: unexpected HTTP {response.status_code}")
