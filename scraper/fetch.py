@@ -55,6 +55,12 @@ log = logging.getLogger(__name__)
 
 USER_AGENT = "Monazilla/1.00 (threadgm/0.1)"
 TIMEOUT = (5, 20)  # connect, read (seconds)
+# After this many 304s in a row, a dat is asked for once without If-Modified-Since: a 304 is the
+# board's word that nothing changed, and a board whose dat's time went back (a restored file, a clock
+# set back) or a cache in front of it can give it while the thread grew. The Range read answers that
+# with the last line held (~150 bytes) when nothing did.
+CONDITIONAL_STREAK = 30
+_unchanged: dict[str, int] = {}  # dat URL → 304s in a row (one int a thread; a lost count costs nothing)
 
 
 class FetchError(RuntimeError):
@@ -216,12 +222,16 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     start = state.size - len(overlap)
     # A range of a gzip answer would count compressed bytes; ask for the file as it is on disk.
     headers = {"Range": f"bytes={start}-", "Accept-Encoding": "identity"}
-    if state.last_modified:
+    if state.last_modified and _unchanged.get(ref.dat_url, 0) < CONDITIONAL_STREAK:
         headers["If-Modified-Since"] = state.last_modified
     response = _get(session, ref.dat_url, headers)
     status = response.status_code
-    if status == 304:
+    if status == 304 and "If-Modified-Since" in headers:
+        _unchanged[ref.dat_url] = _unchanged.get(ref.dat_url, 0) + 1
         return FetchResult([], state, "unchanged", 0)
+    _unchanged.pop(ref.dat_url, None)
+    if status == 304:  # asked without a validator: no board's word, a cache's or a proxy's
+        raise FetchError(f"{ref.dat_url}: HTTP 304 to a read that named no Last-Modified")
     if (gone := _gone_answer(response, state, ref)) is not None:
         return gone
     if status == 416:
@@ -424,7 +434,21 @@ def _first_post_problem(state: FetchState, first: Post) -> str | None:
 
 
 def _validator(state: FetchState, response: requests.Response) -> FetchState:
-    return replace(state, last_modified=_trusted_validator(response) or state.last_modified)
+    """The held validator after an answer: the answer's when it can be trusted; none when the answer's
+    Last-Modified is older than the one held (the dat's time went back: If-Modified-Since with the
+    newer time would hide every post until the board's clock passes it again)."""
+    if trusted := _trusted_validator(response):
+        return replace(state, last_modified=trusted)
+    if state.last_modified and _older(response.headers.get("Last-Modified"), state.last_modified):
+        return replace(state, last_modified=None)
+    return state
+
+
+def _older(modified: str | None, held: str) -> bool:
+    try:
+        return modified is not None and parsedate_to_datetime(modified) < parsedate_to_datetime(held)
+    except (TypeError, ValueError):
+        return False
 
 
 def _range_total(content_range: str) -> int | None:
