@@ -11,6 +11,9 @@ unknown power is refused in the receipt with the reason (condition 2 of 行動�
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
+
 from engine.rules.dh.grammar import ATTACK, POWER, Command
 from engine.rules.dh.powers import first_side_penalty
 from engine.rules.dh.state import DHState, Side
@@ -54,12 +57,25 @@ def ready_characters(state: DHState) -> list[str]:
     ]
 
 
+def no_character(state: DHState, names: list[str]) -> str:
+    """キャラクター「…」はいません, with the character meant when one name is near (`会長さん`, `書紀`)."""
+    known = list(state.characters)
+    meant = []
+    for name in names:
+        plain = unicodedata.normalize("NFKC", name)
+        begun = [k for k in known if len(plain) >= 2 and (k.startswith(plain) or plain.startswith(k))]
+        near = difflib.get_close_matches(plain, known, n=1, cutoff=0.5)
+        meant += begun[:1] if len(begun) == 1 else near
+    hint = f"（もしかして: {'、'.join(meant)}）" if len(meant) == len(names) else ""
+    return f"キャラクター「{'、'.join(names)}」はいません{hint}"
+
+
 def _deed_problem(state: DHState, command: Command) -> str | None:
     character = state.characters[command.character]
     if command.deed == ATTACK:
         target = state.characters.get(command.target or "")
         if target is None:
-            return f"キャラクター「{command.target}」はいません"
+            return no_character(state, [command.target or ""])
         if target is character:
             return "自分自身は通常攻撃できません"
         if target.side != character.side and first_side_penalty(state, character):
@@ -83,7 +99,7 @@ def _targets_problem(state: DHState, command: Command) -> str | None:
     power = next((p for p in character.powers if p.name == command.power), character.powers[0])
     unknown = [name for name in names if name not in state.characters]
     if unknown:
-        return f"キャラクター「{'、'.join(unknown)}」はいません"
+        return no_character(state, unknown)
     if len(names) > power.targets:
         return f"「{power.name}」の対象は{power.targets}人までです"
     return None
@@ -103,7 +119,7 @@ def check_order(state: DHState, command: Command, author: str | None) -> str | N
         return "このゲームは終了しています"
     character = state.characters.get(command.character)
     if character is None:
-        return f"キャラクター「{command.character}」はいません"
+        return no_character(state, [command.character])
     acting = state.acting
     if (problem := submitter_problem(state, author)) is not None:
         return problem
