@@ -20,6 +20,7 @@ from engine.rng import RandomSource
 from engine.rules.guess import verify
 from engine.ruleset import (
     ANYONE,
+    AnnotatesReceipts,
     Author,
     ClockedRuleset,
     Order,
@@ -33,7 +34,12 @@ from engine.ruleset import (
 )
 from parser.numbers import NotANumber, number_or_error, read_number
 
-_GUESS = regex.compile(r"^\s*<予想>\s*(.*?)\s*$")
+_ANCHOR = r"(?:>>\s*[0-9]{1,7}(?![0-9])\s*)?"  # `>>12 ＜予想＞42`: an anchor before the guess
+_GUESS = regex.compile(rf"^\s*{_ANCHOR}<予想>\s*(.*?)\s*$")
+# A guess written another way (`予想 42`, `【予想】42`, `＜よそう＞42`): the word, a mark or none, a number.
+_NEAR = regex.compile(
+    rf"^\s*{_ANCHOR}[<【\[「(『]?\s*(?:予想|よそう|ヨソウ)\s*[>】\]」)』:=]?\s*([0-9]+)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,11 @@ class GuessState:
 
 
 class GuessRuleset(
-    ClockedRuleset[GuessState, int], Settable[GuessState], ShowsOpening[GuessState], VerifiesPeriods
+    ClockedRuleset[GuessState, int],
+    AnnotatesReceipts[GuessState],
+    Settable[GuessState],
+    ShowsOpening[GuessState],
+    VerifiesPeriods,
 ):
     ID = "guess"
     NAME = "数当て"
@@ -56,14 +66,21 @@ class GuessRuleset(
 各ピリオドに ＜予想＞42 のように数をひとつ書いてください（1～100）。
 更新時にボットが目標の数を振り、いちばん近い人に1点。同じピリオドに何度書いても最後の予想が有効です。
 取消 と書くとそのピリオドの予想を取り消せます。予想しなかった人は0点です。
+「予想 42」「【予想】42」のように書いた行には、受け付けられる書き方（＜予想＞42）を返します。
 シナリオの rounds 回（threadgm new の書くシナリオでは5回）の更新で終了し、点数がいちばん多い人が優勝です（同点なら全員。rounds = 0 なら終わりません）。"""
     SUMMARY = "＜予想＞42 のように1～100の数をひとつ（最後の予想が有効）。取消 で取り消し。"
     settings: Sequence[Setting] = (Setting("scores.<名前>", "その人の点数を直す（整数）", int),)
 
     def parse_line(self, text: str) -> OrderText | Rejection | None:
-        match = _GUESS.match(unicodedata.normalize("NFKC", text))
+        flat = unicodedata.normalize("NFKC", text)
+        match = _GUESS.match(flat)
         if not match:
-            return None
+            near = _NEAR.match(flat)
+            if near is None:
+                return None
+            shown = read_number(near[1], what="予想", digits=6)
+            example = f"＜予想＞{shown}" if isinstance(shown, int) else "＜予想＞42"
+            return Rejection(text.strip(), f"読めませんでした。もしかして: {example}")
         value = read_number(match[1], what="予想", digits=6)
         if isinstance(value, NotANumber):
             return Rejection(text.strip(), f"{value.reason}（例：＜予想＞42）")
@@ -71,6 +88,13 @@ class GuessRuleset(
 
     def order_key(self, order: Order) -> str:
         return order.player
+
+    def remark(self, state: GuessState, order: Order, earlier: Sequence[Order]) -> str | None:
+        """The last guess counts: a guess after one of the same player's says which it replaces."""
+        before = [o for o in earlier if o.player == order.player]
+        if not before:
+            return None
+        return f"{order.player}の先の＜予想＞{before[-1].command}は取り消し。最後の予想が有効です"
 
     def check(self, state: GuessState, order: Order) -> str | None:
         """The receipt says at once what the update would say: a stranger's guess or one out of range

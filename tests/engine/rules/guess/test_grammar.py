@@ -29,3 +29,18 @@ def test_a_score_setting_that_is_no_number_says_so_in_japanese() -> None:
     with pytest.raises(ValueError, match="点数「፩」は数字"):
         RULESET.set_value(state, "scores.アリス", "፩")
     assert RULESET.set_value(state, "scores.アリス", "-2").scores == {"アリス": -2}
+
+
+@pytest.mark.parametrize("line", ["予想 42", "＜よそう＞42", "【予想】４２", "予想：42", "(予想)42"])
+def test_a_guess_written_another_way_gets_the_form(line: str) -> None:
+    refused = RULESET.parse_line(line)
+    assert isinstance(refused, Rejection) and refused.reason == "読めませんでした。もしかして: ＜予想＞42"
+
+
+@pytest.mark.parametrize("line", ["予想は42かな", "42", "次の予想どうする？", "＞＜予想＞42"])
+def test_chat_about_guesses_is_chat(line: str) -> None:
+    assert RULESET.parse_line(line) is None
+
+
+def test_an_anchor_may_come_before_the_guess() -> None:
+    assert RULESET.parse_line(">>12 ＜予想＞42") == OrderText(42, "＜予想＞42")
