@@ -13,6 +13,7 @@ from engine.keys import JST
 from engine.referee import Decisions, GameSetup, PostView, ThreadView
 from engine.referee.ledger import Outgoing
 from engine.rules import REGISTRY
+from engine.ruleset import Ruleset
 from poster.markup import PostLimits, render_posts
 from store.db import PostRecord, Store
 
@@ -40,12 +41,13 @@ def open_scenario(game_id: str) -> str:
 class PureGame:
     """One game on one thread, polled through the referee; the store is what the bot's would hold."""
 
-    def __init__(self, game_id: str, scenario: str | None = None) -> None:
-        ruleset = REGISTRY.get(game_id)
+    def __init__(self, game_id: str, scenario: str | None = None, ruleset: Ruleset | None = None) -> None:
+        """A registered game (`game_id`), or a test's own `ruleset` under that id."""
+        ruleset = ruleset or REGISTRY.get(game_id)
         self.store = Store(":memory:")
         self.store.ensure_thread(THREAD.id, THREAD.read_url, "2ch", game_id)
         self.store.game(game_id, game_id, THREAD.id, START - timedelta(minutes=5), secret=bytes(32))
-        text = open_scenario(game_id) if scenario is None else scenario
+        text = open_scenario(game_id) if scenario is None and game_id in REGISTRY.ids() else scenario
         self.setup = GameSetup(
             game_id,
             ruleset,
