@@ -18,12 +18,12 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
 from engine.rules.naval.big_game import gc_paused
-from engine.rules.naval.near_miss import unreadable
+from engine.rules.naval.near_miss import nearest, unreadable
 from engine.rules.naval.words import (
     CANONICAL_KEYWORD,
     DASHES,
@@ -162,6 +162,8 @@ def parse_order(line: str) -> ParsedOrder | None:
     if parsed is None:
         why = unreadable(body)
         return NavalOrderError(raw, why) if why else None
+    if isinstance(parsed, NavalOrderError):
+        return _with_nearest(parsed, body)
     if isinstance(parsed, NavalOrder) and any(arrow in body for arrow in _RESULT_ARROWS):
         return NavalOrderError(raw, RESULT_LINE)
     island = lead["island"].upper() if lead["island"] else None
@@ -202,6 +204,19 @@ def _fast_order(
         kind=kind, unit=unit, target=target, to_hex=to_hex, raw=raw, island=island, post=None
     )
     return order
+
+
+def _with_nearest(refused: NavalOrderError, body: str) -> NavalOrderError:
+    """A refusal of a line that names its operands otherwise (`＜移動＞ABC-DD-A-01→(5,6)`) with the line
+    the grammar would take."""
+    match = _ORDER_START.match(body)
+    assert match is not None  # the line was read as an order
+    if refused.reason == TOO_MANY:
+        return refused  # which of the operands were meant is the player's to say
+    near = nearest(KEYWORDS[match[1]], match[2])
+    if near is None or not isinstance(_parse_normalized(near, normalize(near)), NavalOrder):
+        return refused
+    return replace(refused, reason=f"{refused.reason}。もしかして: {near}")
 
 
 def _parse_normalized(raw: str, text: str, island: str | None = None) -> ParsedOrder | None:
@@ -275,12 +290,15 @@ def _parse_move(raw: str, rest: str, island: str | None = None) -> ParsedOrder:
     return NavalOrder("move", unit, token, None, raw, island)
 
 
+TOO_MANY = "1行に書ける命令は1つ、指定できるユニットは2つまでです"
+
+
 def _trailing_problem(trailing: str) -> str | None:
     """Text after the operands: a third operand is an error, a remark after a space is allowed."""
     if not trailing or not trailing.strip():
         return None
     if regex.match(r"^\s*[、,]", trailing) or _ID_ANYWHERE.search(trailing):
-        return "1行に書ける命令は1つ、指定できるユニットは2つまでです"
+        return TOO_MANY
     if not trailing[0].isspace():
         return f"ユニット名の後ろに余計な文字「{trailing.strip()}」があります"
     return None

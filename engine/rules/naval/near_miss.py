@@ -72,18 +72,32 @@ def unreadable(text: str) -> str | None:
 
 
 def _nearest(kind: OrderKind, line: str, ids: list[tuple[int, str]]) -> str:
-    """The line the grammar would take, from the ids in the line (the one marked を/に is the target)."""
+    """The line the grammar would take, or how to write it when the line lacks the target."""
+    near = _line_of(kind, line, ids)
+    if near is not None:
+        return f"もしかして: {near}"
+    keyword, target_what, unit = CANONICAL_KEYWORD[kind], _TARGET_WHAT[kind], ids[0][1]
+    return f"{target_what}がありません。書き方：＜{keyword}＞{unit}、{target_what}（例：{EXAMPLE[kind]}）"
+
+
+def _line_of(kind: OrderKind, line: str, ids: list[tuple[int, str]]) -> str | None:
+    """The order line from the ids in the line (the one marked を/に is the target) and, for a move, its
+    first hex; None without the operands."""
     keyword = CANONICAL_KEYWORD[kind]
-    target_what = _TARGET_WHAT[kind]
     mark = _TARGET_MARK[kind]
     marked = [unit for end, unit in ids if mark.match(line, end)]
     ordered = list(dict.fromkeys([unit for _, unit in ids if unit not in marked] + marked))
     if kind == "move":
         hex_match = _HEX.search(line, ids[0][0])
         if hex_match:
-            return f"もしかして: ＜{keyword}＞{ordered[0]}、({int(hex_match[1])},{int(hex_match[2])})"
-    if len(ordered) >= 2:
-        return f"もしかして: ＜{keyword}＞{ordered[0]}、{ordered[1]}"
-    return (
-        f"{target_what}がありません。書き方：＜{keyword}＞{ordered[0]}、{target_what}（例：{EXAMPLE[kind]}）"
-    )
+            return f"＜{keyword}＞{ordered[0]}、({int(hex_match[1])},{int(hex_match[2])})"
+    return f"＜{keyword}＞{ordered[0]}、{ordered[1]}" if len(ordered) == 2 else None
+
+
+def nearest(kind: OrderKind, text: str) -> str | None:
+    """The line the grammar would take for an order of `kind` whose operands it could not read
+    (`＜移動＞ABC-DD-A-01→(5,6)`, `＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05です`): one unit and a hex, or exactly two
+    units; None otherwise."""
+    line = text.translate(DASHES).upper()
+    ids = [(match.end(), match[1]) for match in _ID.finditer(line)]
+    return _line_of(kind, line, ids) if ids else None

@@ -92,6 +92,32 @@ def test_a_result_line_copied_into_a_post_is_not_an_order(line: str) -> None:
     assert "結果の行" in refused.reason
 
 
+@pytest.mark.parametrize(
+    ("line", "nearest"),
+    [
+        ("＜移動＞ABC-DD-A-01→(5,6)", "＜移動＞ABC-DD-A-01、(5,6)"),
+        ("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05です", "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05"),
+        ("＜インターセプト＞ABC-F-A-03→XYZ-F-X-07", "＜インターセプト＞ABC-F-A-03、XYZ-F-X-07"),
+    ],
+)
+def test_a_refused_order_whose_operands_are_there_gets_the_line_the_grammar_takes(
+    line: str, nearest: str
+) -> None:
+    refused = parse_order(line)
+    assert isinstance(refused, NavalOrderError)
+    assert refused.reason.endswith(f"。もしかして: {nearest}")
+    assert isinstance(parse_order(nearest), NavalOrder)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05、XYZ-DD-X-06", "＜攻撃＞ABC-DD-A-01", "＜移動＞ABC-DD-A-01、北へ"],
+)
+def test_no_nearest_line_is_made_up_when_the_operands_are_not_there_or_too_many(line: str) -> None:
+    refused = parse_order(line)
+    assert isinstance(refused, NavalOrderError) and "もしかして" not in refused.reason
+
+
 def test_the_gm_file_names_the_nearest_form_of_a_line_it_cannot_read() -> None:
     (refused,) = parse_orders_file("ABC:攻撃 ABC-DD-A-01 XYZ-DD-X-05\n")
     assert isinstance(refused, NavalOrderError)
