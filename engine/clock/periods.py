@@ -50,6 +50,7 @@ class PostReading:
     cancelled: bool = False  # the post holds the cancel word
     ready: bool = False  # the post holds the ready word
     ready_refused: bool = False  # ...and a refused line too: the period is not closed early on it
+    ready_ignored: bool = False  # ...from a writer who speaks for none of the period's players
     unread: str = ""  # why the post was not read to its end (its budget), for the receipt
 
 
@@ -154,6 +155,8 @@ def receipt(
             rejected.append(line(anchor(post), f" {reading.unread}"))
         if reading.ready_refused:
             rejected.append(line(anchor(post), f" 準備完了 → {READY_REFUSED}"))
+        if reading.ready_ignored:
+            rejected.append(line(anchor(post), f" 準備完了 → {READY_IGNORED}"))
     if not accepted and not rejected:
         return None
     when = f"（締切 {deadline_text(deadline)}）" if deadline else ""
@@ -165,6 +168,9 @@ def receipt(
 
 READY_REFUSED = (
     "受け付けられなかった行があるため準備完了にしていません（直してからもう一度 準備完了 と書いてください）"
+)
+READY_IGNORED = (
+    "準備完了を数えるのは、このピリオドに命令を出すプレイヤーだけです（名前欄のトリップで見分けます）"
 )
 
 

@@ -18,7 +18,7 @@ from engine.referee.game import Game, PostView
 from engine.referee.gm import carry_out
 from engine.referee.isolation import internal_error, isolated
 from engine.report import Block, Report, anchor, heading, line, report
-from engine.ruleset import AnnotatesReceipts, ImmediateRuleset, Order, ReadsWithState, Rejection
+from engine.ruleset import AnnotatesReceipts, ImmediateRuleset, Order, ReadsWithState, Rejection, players_of
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
@@ -337,10 +337,19 @@ def _take(
     if reading.ready and (reading.unread or not all(order.accepted for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
+    if reading.ready and period == current and not _counts_ready(game, state, post.author):
+        reading = replace(reading, ready=False, ready_ignored=True)  # a receipt says what counts
     if reading.ready:
         game.book.log("ready", {"player": post.author}, game.now, **game.where(post, period))
     game.book.save_orders(replace(order.row, receipt=f"{base}/0") for order in reading.orders)
     return reading
+
+
+def _counts_ready(game: Game, state: object, author: str) -> bool:
+    """Whether `author`'s 準備完了 counts toward ending the period early: he speaks for one of its
+    players (a game that lists none counts everyone's)."""
+    players = game.ruleset.players(state)
+    return not players or bool(set(players_of(game.ruleset, state, author)) & set(players))
 
 
 def _remarked(

@@ -65,3 +65,28 @@ def test_status_is_answered_as_help_says_once_a_writer_and_three_times_a_phase()
         assert sum(b.count("【MAP】") for b in boards) == 2
     finally:
         game.close()
+
+
+def test_only_the_acting_sides_ready_counts_and_the_receipt_says_so() -> None:
+    """準備完了 ends a phase early only from the acting side's submitters: the other side's and a
+    stranger's are answered as not counting, and the phase stays open until its own side is ready."""
+    text = REGISTRY.get("dh").template()
+    text = text.replace('["◆ここに生徒会の提出者のトリップ"]', '["◆SEITOKAI01"]')
+    text = text.replace('["◆ここに番長グループの提出者のトリップ"]', '["◆BANCHO0002"]')
+    game = PureGame("dh", text)
+    try:
+        game.poll([])
+        others = [
+            game.post("準備完了", "番長", "BANCHO0002"),
+            game.post("準備完了", "通りすがり", "STRANGER00"),
+        ]
+        receipt = "\n".join(posted(game.poll(others, minutes=1)))
+        for post in others:
+            assert f">>{post.number} 準備完了 → 準備完了を数えるのは" in receipt
+        assert "【ピリオド1 更新】" not in receipt
+        ready = game.post("会長 C2移動\n準備完了", "生徒", "SEITOKAI01")
+        text = "\n".join(posted(game.poll([ready], minutes=1)))
+        assert f">>{ready.number} 準備完了" in text and "数えるのは" not in text
+        assert "【ピリオド1 更新】" in text
+    finally:
+        game.close()
