@@ -13,7 +13,13 @@ process (client and server both run in it: on a busy machine the CPU figure is t
   bare append-only WSGI app on the same waitress server (it reads the body, appends it to a file and
   answers a one-line page): what the board's own work costs over the server's;
 - for the record (no peer): the differential read returning the last post (206), a full read, and
-  posting into a board of 1,000 threads, where rewriting subject.txt is what a post costs.
+  posting into a board of 1,000 threads, where rewriting subject.txt is what a post costs;
+- posting, the board now against the board as it was when issue 30 was filed (commit `FILED`, whose
+  "posts ≥ 2× today" this is), each served from a process of its own (bench/board_peer.py) to the
+  same client here: the server process's CPU per post (the board's own cost — the target), and
+  with the client's added (the client is the same on both sides, so it pulls that ratio towards 1);
+  with `--callgrind`, each server's user-space instructions per post under valgrind, a figure the
+  load of a shared machine does not move.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import http.client
 import http.server
 import os
 import statistics
+import subprocess
 import tempfile
 import threading
 import time
@@ -32,6 +39,7 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
+from bench.board_peer import ROOT, PeerBoard, board_at
 from bench.timing import repeated
 from board.admin import open_thread
 from board.server import BoardServer, make_app
@@ -46,11 +54,16 @@ POST_HEADERS = {
     "Content-Type": "application/x-www-form-urlencoded",
     "Cookie": 'NAME=""; MAIL=""',
 }
+# Every post of the bench: a trip in the name (the GM bot's way), sage.
+FORM = {"bbs": "bench", "FROM": "ベンチ#tea", "mail": "sage", "MESSAGE": "書き込み"}
 WRITTEN = "書きこみました".encode("cp932")
 MANY_THREADS = 1000
 POSTS_PER_THREAD = 10
 READS = 1000  # per round
 POSTS = 150  # per round
+# main when issue 30 was filed (2026-12-01 10:39 UTC): its board is the "today" of "posts ≥ 2× today".
+FILED = "af5edbc"
+CALLGRIND_POSTS = 100  # counted, after as many again to warm up
 
 
 def fill_board(data: Path, name: str, defaults: dict[str, str]) -> list[str]:
@@ -201,7 +214,7 @@ def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds:
     def full() -> None:
         assert len(board.get(path)[1]) == size
 
-    form = {"bbs": "bench", "FROM": "ベンチ#tea", "mail": "sage", "MESSAGE": "書き込み"}
+    form = FORM
     bare_body = form_body({**form, "key": setup.key})
     turn = iter(range(10**9))
 
@@ -230,9 +243,91 @@ def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds:
     _line(f"posting, board of {MANY_THREADS} threads", [rates(POSTS, post_many)], "posts")
 
 
+def _post_rounds(board: PeerBoard, client: Client) -> tuple[float, float, float]:
+    """One round of POSTS posts into a fresh thread: posts per wall second, the server's and the
+    client's CPU seconds per post."""
+    body = form_body({**FORM, "key": board.new_thread()})
+    server, started = board.cpu(), time.process_time()
+    wall = repeated(POSTS, lambda: client.post(body))
+    mine = time.process_time() - started
+    return wall, (board.cpu() - server) / POSTS, mine / POSTS
+
+
+def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> None:
+    sides = {
+        "board now": PeerBoard(ROOT, tmp / "now"),
+        f"board as filed ({filed})": PeerBoard(checkout, tmp / "filed-data"),
+    }
+    clients = {label: Client(board.port) for label, board in sides.items()}
+    runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in sides}
+    try:
+        for turn in range(rounds):  # alternating, and which goes first alternates too
+            for label in list(sides)[:: 1 if turn % 2 == 0 else -1]:
+                runs[label].append(_post_rounds(sides[label], clients[label]))
+    finally:
+        for label, board in sides.items():
+            clients[label].close()
+            board.close()
+    print("posting via bbs.cgi, each board in its own process, the same client (in this one):")
+    for label, rows in runs.items():
+        wall = statistics.median(w for w, _, _ in rows)
+        server = statistics.median(s for _, s, _ in rows)
+        both = statistics.median(s + c for _, s, c in rows)
+        print(
+            f"  {label:<42} {wall:6.0f} posts/s  server {server * 1e6:5.0f} µs/post "
+            f"({1 / server:5.0f} per CPU-s), with the client {both * 1e6:5.0f} µs"
+        )
+    now, then = runs.values()
+
+    def ratio(of: Callable[[tuple[float, float, float]], float]) -> str:
+        pairs = [of(b) / of(a) for a, b in zip(now, then, strict=True)]
+        return f"{statistics.median(pairs):4.2f}× ({min(pairs):.2f}–{max(pairs):.2f})"
+
+    server_pairs = [b[1] / a[1] for a, b in zip(now, then, strict=True)]
+    verdict = "met" if statistics.median(server_pairs) >= 2 else "NOT met"
+    print(
+        f"  now / as filed: server CPU {ratio(lambda r: r[1])}, with the client "
+        f"{ratio(lambda r: r[1] + r[2])}, wall {ratio(lambda r: 1 / r[0])}   "
+        f"target ≥ 2× (server CPU): {verdict}"
+    )
+
+
+def _instructions_against_filing_day(tmp: Path, filed: str, filed_checkout: Path) -> None:
+    """Each server's user-space instructions per post, counted by callgrind between two dumps."""
+    counts = {}
+    for label, checkout in (("now", ROOT), (f"as filed ({filed})", filed_checkout)):
+        board = PeerBoard(checkout, tmp / f"cg-{len(counts)}", callgrind=tmp / f"callgrind-{len(counts)}.out")
+        client = Client(board.port)
+        try:
+            body = form_body({**FORM, "key": board.new_thread()})
+            for _ in range(CALLGRIND_POSTS):
+                client.post(body)
+            board.instructions_since_last_dump()
+            for _ in range(CALLGRIND_POSTS):
+                client.post(body)
+            counts[label] = board.instructions_since_last_dump() / CALLGRIND_POSTS
+        finally:
+            client.close()
+            board.close()
+    (now, then) = counts.values()
+    print(
+        "instructions per post (callgrind, the server process, user space): "
+        + ", ".join(f"{label} {count / 1e6:.2f} M" for label, count in counts.items())
+        + f": {then / now:.2f}× fewer"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench board", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="alternating rounds per pair (default 7)")
+    parser.add_argument(
+        "--filed", default=FILED, help=f"the commit whose board the posts are compared with (default {FILED})"
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count each board's instructions per post under valgrind (slow: a minute or two)",
+    )
     options = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         setup = _Setup(Path(tmp))
@@ -249,6 +344,16 @@ def main(argv: list[str] | None = None) -> None:
             finally:
                 for client in clients:
                     client.close()
+        try:
+            filed = board_at(options.filed, Path(tmp) / "filed")
+        except (OSError, subprocess.CalledProcessError) as error:  # no git, or a clone without that commit
+            print(
+                f"posting against the board as filed ({options.filed}): not measured, no such checkout ({error})"
+            )
+            return
+        _against_filing_day(Path(tmp), options.filed, filed, options.rounds)
+        if options.callgrind:
+            _instructions_against_filing_day(Path(tmp), options.filed, filed)
 
 
 if __name__ == "__main__":
