@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from board.admin import delete_post, open_thread
-from board.server import BoardServer, make_app
+from board.server import BoardServer, _Channel, make_app
 from tests.conftest import shared_path
 
 UA = {"User-Agent": "Monazilla/1.00 (threadgm-test/0.1)"}
@@ -188,3 +188,44 @@ def test_idle_polls_answered_in_the_event_loop_keep_their_order_and_their_connec
         (closing,) = _answers(sock, 1)
         assert b" 304 " in closing and b"Connection: close" in closing
         assert sock.recv(100) == b""  # and it closes, as asked
+
+
+def test_an_answer_leaves_in_one_send_with_its_headers(
+    server: BoardServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # waitress sends the headers on their own; the board sends them with the body (one send, one TCP
+    # segment): what arrives is the same bytes.
+    sent: list[bytes] = []
+    original = _Channel.send
+
+    def recording(channel: _Channel, data: bytes, *args: object, **options: object) -> int:
+        sent.append(bytes(data))
+        return original(channel, data, *args, **options)
+
+    monkeypatch.setattr(_Channel, "send", recording)
+    key = open_thread(tmp_path, "test", "一度に", "一番")
+    reply(server, key, "二番")
+    written = [data for data in sent if "書きこみました".encode("cp932") in data]
+    assert len(written) == 1 and written[0].startswith(b"HTTP/1.1 200 OK\r\n")
+    head, _, body = written[0].partition(b"\r\n\r\n")
+    assert int(re.search(rb"Content-Length: (\d+)", head)[1]) == len(body)
+
+
+@pytest.mark.parametrize(
+    ("headers", "chunks", "expected"),
+    [
+        ([], [b"chunked ", b"answer"], b"chunked answer"),  # no length: waitress chunks it
+        ([("Content-Length", "4")], [b"too long"], b"too "),  # more than announced: cut at the length
+        ([("Content-Length", "8")], [b"two ", b"parts"], b"two part"),
+    ],
+)
+def test_answers_the_board_does_not_send_in_one_go_are_sent_as_waitress_sends_them(
+    headers: list[tuple[str, str]], chunks: list[bytes], expected: bytes
+) -> None:
+    def app(environ: dict, start_response) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain"), *headers])
+        return chunks
+
+    with BoardServer(app) as running:
+        answer = requests.get(f"{running.url}/", headers=UA)
+    assert answer.status_code == 200 and answer.content == expected
