@@ -21,6 +21,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from urllib.parse import quote
 
 from werkzeug.exceptions import HTTPException, NotFound
@@ -164,8 +165,9 @@ class BoardApp:
             message=fields.get("MESSAGE", ""),
             subject=fields.get("subject", ""),
         )
-        cookies = parse_cookie(environ, cls=dict)  # which cookies came is all that is asked of them
-        client = Client(environ.get("REMOTE_ADDR") or "", cookies, confirm_cookies=True)
+        client = Client(
+            environ.get("REMOTE_ADDR") or "", _cookies(environ.get("HTTP_COOKIE")), confirm_cookies=True
+        )
         outcome = self.posting.write(form, client) if form.board in self.boards else PostError(999)
         if isinstance(outcome, Written):
             return _Written(_written_page(outcome.board, outcome.key), _remembered(form))
@@ -310,21 +312,26 @@ def _not_found() -> Response:
     return Response(b"404 Not Found", status=404, content_type="text/plain")
 
 
-def _remembered(form: WriteForm) -> list[str]:
-    """Browsers keep the last name and mail; the board sets them as ex0ch does.
-
-    Written as Werkzeug's dump_cookie writes them: a percent-quoted value needs no quoting of its own.
-    """
-    expires = _expires(int(time.time()))
-    return [
-        f"NAME={quote(form.name)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
-        f"MAIL={quote(form.mail)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
-    ]
+@lru_cache(maxsize=256)
+def _cookies(header: str | None) -> Mapping[str, str]:
+    """The request's cookies (which came is all a post asks of them). A client sends the same
+    header with every post: the last ones read are kept."""
+    return MappingProxyType(parse_cookie(header, cls=dict))
 
 
-@lru_cache(maxsize=1)
-def _expires(now: int) -> str:
-    return http_date(now + COOKIE_AGE)
+def _remembered(form: WriteForm) -> tuple[str, str]:
+    """Browsers keep the last name and mail; the board sets them as ex0ch does."""
+    return _remembering(form.name, form.mail, int(time.time()))
+
+
+@lru_cache(maxsize=256)  # a poster's name and mail in one second: the same two headers
+def _remembering(name: str, mail: str, now: int) -> tuple[str, str]:
+    # Written as Werkzeug's dump_cookie writes them: a percent-quoted value needs no quoting of its own.
+    expires = http_date(now + COOKIE_AGE)
+    return (
+        f"NAME={quote(name)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
+        f"MAIL={quote(mail)}; Expires={expires}; Max-Age={COOKIE_AGE}; Path=/",
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -339,7 +346,7 @@ class _Written:
 
     __slots__ = ("_body", "_headers")
 
-    def __init__(self, body: bytes, cookies: list[str]) -> None:
+    def __init__(self, body: bytes, cookies: Iterable[str]) -> None:
         self._body = body
         self._headers = [("Content-Type", SJIS_HTML), ("Content-Length", str(len(body)))]
         self._headers += [("Set-Cookie", cookie) for cookie in cookies]

@@ -60,4 +60,9 @@ def over_limit(res_max: int) -> DatPost:
 def format_date(moment: datetime, weekdays: list[str]) -> str:
     """`2026/11/29(日) 21:22:13`: weekday names come from the board's BBS_YMD_WEEKS (Sunday first)."""
     weekday = weekdays[(moment.weekday() + 1) % 7]
-    return moment.strftime(f"%Y/%m/%d({weekday}) %H:%M:%S")
+    if "%" in weekday or "\0" in weekday:  # a directive (or a NUL, where it stops) as strftime reads it
+        return moment.strftime(f"%Y/%m/%d({weekday}) %H:%M:%S")
+    # What that strftime writes (glibc's %Y has no padding), without its locale round trip per post
+    # (7 µs here with a non-ASCII weekday); %-formatting takes a quarter of what f-string specs take.
+    m = moment
+    return "%d/%02d/%02d(%s) %02d:%02d:%02d" % (m.year, m.month, m.day, weekday, m.hour, m.minute, m.second)  # noqa: UP031

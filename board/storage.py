@@ -24,6 +24,7 @@ import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
+from functools import lru_cache
 from pathlib import Path
 
 from board import settings as setting_file
@@ -194,7 +195,7 @@ class Board:
 
     def first_post(self, key: str) -> DatPost:
         """Post 1 of a thread (its title, its starter's ID), read without the rest of the dat."""
-        return parse_line(decode(self.dat_state(key).first_line))
+        return _first_post(self.dat_state(key).first_line)
 
     def count(self, key: str) -> int:
         """The thread's lines (BoardNotFound: no such thread)."""
@@ -238,14 +239,20 @@ class Board:
 
     def _touch_subject(self, key: str, first_line: bytes, count: int, *, age: bool) -> None:
         """The thread's subject.txt line from its dat's first line (the title) and its line count."""
-        first = parse_line(decode(first_line.split(b"\n", 1)[0]))
-        self._subject.touch(ThreadEntry(key, first.title, count), age=age)
+        self._subject.touch(
+            ThreadEntry(key, _first_post(first_line.split(b"\n", 1)[0]).title, count), age=age
+        )
 
     @staticmethod
     def _replace(path: Path, data: bytes) -> None:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
+
+
+@lru_cache(maxsize=256)  # a thread's first line never changes: asked at each of its posts, twice
+def _first_post(line: bytes) -> DatPost:
+    return parse_line(decode(line))
 
 
 class _Hold:
