@@ -243,14 +243,15 @@ def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds:
     _line(f"posting, board of {MANY_THREADS} threads", [rates(POSTS, post_many)], "posts")
 
 
-def _post_rounds(board: PeerBoard, client: Client) -> tuple[float, float, float]:
+def _post_rounds(board: PeerBoard, client: Client) -> tuple[float, float, float, float]:
     """One round of POSTS posts into a fresh thread: posts per wall second, the server's and the
-    client's CPU seconds per post."""
+    client's CPU seconds per post, and the server's system (kernel) seconds in the round."""
     body = form_body({**FORM, "key": board.new_thread()})
+    system = board.times()[1]
     server, started = board.cpu(), time.process_time()
     wall = repeated(POSTS, lambda: client.post(body))
     mine = time.process_time() - started
-    return wall, (board.cpu() - server) / POSTS, mine / POSTS
+    return wall, (board.cpu() - server) / POSTS, mine / POSTS, board.times()[1] - system
 
 
 def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> None:
@@ -259,7 +260,7 @@ def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> N
         f"board as filed ({filed})": PeerBoard(checkout, tmp / "filed-data"),
     }
     clients = {label: Client(board.port) for label, board in sides.items()}
-    runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in sides}
+    runs: dict[str, list[tuple[float, ...]]] = {label: [] for label in sides}
     try:
         for turn in range(rounds):  # alternating, and which goes first alternates too
             for label in list(sides)[:: 1 if turn % 2 == 0 else -1]:
@@ -270,16 +271,18 @@ def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> N
             board.close()
     print("posting via bbs.cgi, each board in its own process, the same client (in this one):")
     for label, rows in runs.items():
-        wall = statistics.median(w for w, _, _ in rows)
-        server = statistics.median(s for _, s, _ in rows)
-        both = statistics.median(s + c for _, s, c in rows)
+        wall = statistics.median(row[0] for row in rows)
+        server = statistics.median(row[1] for row in rows)
+        both = statistics.median(row[1] + row[2] for row in rows)
+        system = sum(row[3] for row in rows) / (len(rows) * POSTS)  # clock ticks: summed over rounds
         print(
             f"  {label:<42} {wall:6.0f} posts/s  server {server * 1e6:5.0f} µs/post "
-            f"({1 / server:5.0f} per CPU-s), with the client {both * 1e6:5.0f} µs"
+            f"({1 / server:5.0f} per CPU-s; {system * 1e6:4.0f} µs of it in the kernel), "
+            f"with the client {both * 1e6:5.0f} µs"
         )
     now, then = runs.values()
 
-    def ratio(of: Callable[[tuple[float, float, float]], float]) -> str:
+    def ratio(of: Callable[[tuple[float, ...]], float]) -> str:
         pairs = [of(b) / of(a) for a, b in zip(now, then, strict=True)]
         return f"{statistics.median(pairs):4.2f}× ({min(pairs):.2f}–{max(pairs):.2f})"
 
