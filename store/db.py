@@ -9,6 +9,7 @@ crash can neither lose an answer nor make a second one.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -47,6 +48,8 @@ from store.records import (
     ThreadRecord,
 )
 from store.schema import migrate
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "GameRecord",
@@ -211,13 +214,24 @@ class Store(OutboxTable):
                 ).fetchall()
             }
             someone_else = False
+            held: _Held | None = None  # what the store holds, read if a read shows a number it holds
             for record in posts:
                 row = _post_row(record, stamp)
                 if record.number in known:
-                    previous = known[record.number]
-                    row.update(own=previous["own"], handled=previous["handled"])
-                    table.update((thread_id, record.number), row)
-                    continue
+                    if held is None:
+                        held = self._held_posts(thread_id)
+                    previous = held.same_post(record.number, row)
+                    if previous is not None:
+                        row.update(own=previous["own"], handled=previous["handled"])
+                        table.update((thread_id, record.number), row)
+                        continue
+                    log.warning(
+                        "%s: post %d is not the post held there (the board renumbered the thread: "
+                        "a post taken out?); read as a new post",
+                        thread_id,
+                        record.number,
+                    )
+                    table.delete((thread_id, record.number))
                 own = bool(record.own or is_own(record))
                 row.update(own=int(own), handled=int(own or record.deleted or record.system))
                 table.insert(row)
@@ -233,6 +247,10 @@ class Store(OutboxTable):
                 update["active_at"] = stamp
             self.db["threads"].update(thread_id, update)
         return fresh
+
+    def _held_posts(self, thread_id: str) -> _Held:
+        query = "select number, name, date, body, deleted, own, handled from posts where thread_id = ?"
+        return _Held(list(self.db.query(query, [thread_id])))
 
     # -- posts -----------------------------------------------------------------------------------
 
@@ -447,6 +465,27 @@ class Store(OutboxTable):
 
 def _log_record(row: dict) -> LogRecord:
     return LogRecord(**{**_record(LogRecord, row).__dict__, "args": json.loads(row["args"])})  # type: ignore[arg-type]
+
+
+class _Held:
+    """A thread's posts as the store holds them, by number and by what they are (name, date, body)."""
+
+    def __init__(self, rows: list[dict]) -> None:
+        self.by_number = {row["number"]: row for row in rows}
+        self.by_identity = {_identity(row): row for row in reversed(rows) if not row["deleted"]}
+
+    def same_post(self, number: int, row: dict) -> dict | None:
+        """The held post whose flags a post read at `number` keeps: the one held there when it is
+        that post (or either is deleted: a deletion keeps the line), else the held post it is (moved
+        up by a line taken out); None for a post the store never held."""
+        there = self.by_number.get(number)
+        if there is not None and (there["deleted"] or row["deleted"] or _identity(there) == _identity(row)):
+            return there
+        return self.by_identity.get(_identity(row))
+
+
+def _identity(row: dict) -> tuple:
+    return row["name"], row["date"], row["body"]
 
 
 def _post_row(record: PostRecord, stamp: str) -> dict:

@@ -38,6 +38,20 @@ class TrickleServer:
                 if not chunk:
                     return
                 data += chunk
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = next(
+                (
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                ),
+                0,
+            )
+            while len(rest) < length:  # the whole request first: a close before it would reset the answer
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                rest += chunk
             self.requests += 1
             head = f"HTTP/1.1 {self.status}\r\nContent-Length: {len(self.body)}\r\n"
             head += "Content-Type: text/html; charset=Shift_JIS\r\n\r\n"
