@@ -44,6 +44,8 @@ def warning(
         why = _intercept_problem(state, unit, target, before)
     elif order.kind == "move" and order.to_hex is not None and unit.category != FIGHTER:
         why = None if _moved(unit.id, before) else _move_problem(state, unit, order.to_hex)
+    elif order.kind == "move" and order.target is not None and unit.category == FIGHTER:
+        why = _evacuation_problem(state, unit, order.target, before)
     else:
         why = None
     forced = _forced_a(state, unit, order, target, before)  # whether this order runs or not
@@ -65,10 +67,13 @@ def _forced_a(
     before: list[tuple[str, str, str | None]],
 ) -> str | None:
     """Forced defeat A as it stands: an earlier ＜攻撃＞ on `unit` that the rules let stand (only a
-    valid attack forces a defeat) and this order a ＜移動＞ or an attack on a unit not fighting it."""
+    valid attack forces a defeat), this order the unit's first after it (the resolution weighs that
+    one), and a ＜移動＞ or an attack on a unit not fighting it (one that attacked it before)."""
+    own = [i for i, (_, actor, _) in enumerate(before) if actor == unit.id]
+    since = own[-1] + 1 if own else 0
     attackers = [
         attacker
-        for kind, attacker, aimed in before
+        for kind, attacker, aimed in before[since:]
         if kind == "attack"
         and aimed == unit.id
         and attacker in state.units
@@ -76,9 +81,10 @@ def _forced_a(
     ]
     if not attackers:
         return None
+    fighting = {attacker for kind, attacker, aimed in before if kind == "attack" and aimed == unit.id}
     if order.kind == "move":
         what = "＜移動＞"
-    elif order.kind == "attack" and target is not None and target.id not in attackers:
+    elif order.kind == "attack" and target is not None and target.id not in fighting:
         what = f"交戦状態にない{target.id}への＜攻撃＞"
     else:
         return None
@@ -137,10 +143,69 @@ def _intercept_problem(
         return f"迎撃できるのは作戦行動中の戦闘機だけです（{target.id}は{CATEGORY_NAMES[target.category]}）"
     if target.island == interceptor.island:
         return f"自軍の戦闘機{target.id}は迎撃できません"
-    if not any(_takes_off(state, target, kind, flier, aimed) for kind, flier, aimed in before):
+    flights = [aimed for kind, flier, aimed in before if _takes_off(state, target, kind, flier, aimed)]
+    if not flights:
         return (
             f"{target.id}はこの命令より前に＜攻撃＞も退避もしていません"
             "（迎撃できるのは迎撃対象の作戦行動より後に入力された＜インターセプト＞だけ）"
+        )
+    if any(_moved(u, before) for u in (interceptor.base, target.base, flights[0]) if u):
+        return None  # a move before this order changes the map
+    route = _route(state, target, flights[0])
+    home = state.hex_of(interceptor)
+    reach = state.options.fighter_range
+    if route and home is not None and not hexgrid.within(home, route, reach):
+        gap = min(hexgrid.distance(home, h) for h in route)
+        return (
+            f"迎撃範囲外（{interceptor.id}の基地から{target.id}の飛行経路まで{gap}Hex、"
+            f"{reach}Hex以内のみ迎撃可能）"
+        )
+    return None
+
+
+def _route(state: NavalState, fighter: Unit, aimed: str | None) -> list[hexgrid.Hex]:
+    """A flight's straight hex line as things stand: from the base to the attacked unit, or from where
+    the carrier sank to the base it evacuates to ([] when the map may change before it)."""
+    start = state.hex_of(fighter)
+    if fighter.base is None:
+        evacuation = next((e for e in state.evacuations if fighter.id in e.fighters), None)
+        start = evacuation.hex if evacuation else None
+    end = state.base_hex(aimed) if aimed in state.islands else None
+    target = state.units.get(aimed or "")
+    if target is not None:
+        end = state.hex_of(target)
+    return hexgrid.line(start, end) if start is not None and end is not None else []
+
+
+def _evacuation_problem(
+    state: NavalState, fighter: Unit, base: str, before: list[tuple[str, str, str | None]]
+) -> str | None:
+    """A stranded fighter's ＜移動＞ as things stand: the base within reach of where its carrier sank,
+    and its carrier's half not used up by the evacuations entered before it (one half for every base,
+    `evacuation_quotas = 1`)."""
+    evacuation = next((e for e in state.evacuations if fighter.id in e.fighters), None)
+    base_hex = state.base_hex(base)
+    if evacuation is None or evacuation.period == state.period or base_hex is None:
+        return None  # refused at intake, or the carrier it evacuates to is gone
+    reach = state.options.fighter_range
+    if (gap := hexgrid.distance(evacuation.hex, base_hex)) > reach:
+        return (
+            f"退避先が遠すぎます（{evacuation.carrier}の喪失地点{hexgrid.shown(evacuation.hex)}から{gap}Hex、"
+            f"{reach}Hex以内のみ）"
+        )
+    gone = {
+        flier
+        for kind, flier, aimed in before
+        if kind == "move"
+        and flier in evacuation.fighters
+        and flier != fighter.id
+        and (there := state.base_hex(aimed or "")) is not None
+        and hexgrid.distance(evacuation.hex, there) <= reach
+    }
+    if state.options.evacuation_quotas == 1 and evacuation.used + len(gone) >= evacuation.allowed:
+        return (
+            f"{evacuation.carrier}の艦載機が退避できるのは半数の{evacuation.allowed}機までです"
+            f"（先に{'、'.join(sorted(gone))}の退避が入力済み）"
         )
     return None
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.referee_harness import PureGame, posted
+from tests.referee_harness import PureGame, open_scenario, posted
 
 _RECEIPT_LINE = re.compile(r"^>>(\d+) (＜[^（\n]+?)(?:（(.*)）)?$", re.MULTILINE)
 _REPORT_LINE = re.compile(r"^>>(\d+) \d+\.[A-Z]+:(＜\S+?) → (.*)$", re.MULTILINE)
@@ -97,24 +97,52 @@ def test_an_attack_that_cannot_stand_foretells_no_forced_defeat() -> None:
     assert receipt.endswith(">>3 ＜移動＞ABC-DD-A-01、(6,3)")
 
 
-_UNITS = ["ABC-DD-A-01", "ABC-CV-A-01", "ABC-F-A-01", "XYZ-DD-X-01", "XYZ-CV-X-01", "XYZ-F-X-01"]
+_UNITS = [
+    *("ABC-DD-A-01", "ABC-CV-A-01", "ABC-F-A-01", "ABC-F-A-02"),
+    *("XYZ-DD-X-01", "XYZ-DD-X-02", "XYZ-CV-X-01", "XYZ-F-X-01", "XYZ-F-X-02"),
+]
 
 
 def _random_order(rng: random.Random) -> str:
     unit, other = rng.sample(_UNITS, 2)
-    kind = rng.choice(["攻撃", "攻撃", "インターセプト", "移動"])
+    kind = rng.choice(["攻撃", "攻撃", "インターセプト", "移動", "退避", "撃沈"])
+    if kind == "撃沈":  # XYZ-DD-X-02 shares ABC-CV-A-01's hex: the carrier may sink, its fighters stranded
+        return "＜攻撃＞XYZ-DD-X-02、ABC-CV-A-01"
     if kind == "移動":
         return f"＜移動＞{unit}、({rng.randint(3, 12)},{rng.randint(2, 5)})"
+    if kind == "退避":
+        fighter = rng.choice(["ABC-F-A-01", "ABC-F-A-02", "XYZ-F-X-01", "XYZ-F-X-02"])
+        return f"＜移動＞{fighter}、{rng.choice(['ABC', 'XYZ', 'ABC-CV-A-01', 'XYZ-CV-X-01'])}"
     return f"＜{kind}＞{unit}、{other}"
+
+
+_SCENARIO = (
+    open_scenario("naval")
+    + '\n[[units]]\nid = "ABC-F-A-02"\nbase = "ABC-CV-A-01"\nanti_air = 7\nanti_ship = 4\n'
+    + '\n[[units]]\nid = "XYZ-F-X-02"\nbase = "XYZ-CV-X-01"\nanti_air = 7\nanti_ship = 4\n'
+    + '\n[[units]]\nid = "XYZ-DD-X-02"\nhex = [4, 4]\nanti_air = 3\nanti_ship = 30\n'
+)
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_every_warning_of_a_played_period_is_borne_out_by_its_report(seed: int) -> None:
-    """Random periods on the template's map: every order the receipt calls 無効 as it stands is 無効 in
-    the report, with the reason it gave; every foretold forced defeat A happens or its attack fails."""
+    """Random periods on the template's map (with a carrier that can sink, stranding two fighters for
+    the next period): every order the receipt calls 無効 as it stands is 無効 in the report, with the
+    reason it gave; every foretold forced defeat A happens or its attack fails."""
     rng = random.Random(seed)
-    game = PureGame("naval")
+    game = PureGame("naval", _SCENARIO)
     game.poll()
+    for _ in range(3):
+        _borne_out(game, rng)
+    game.close()
+
+
+# What the period did before an order, which voids it first: its unit or target gone, its carrier sunk,
+# the unit's orders used, forced defeat A.
+_EARLIER_REASONS = ("強制敗戦", "回まで（先行入力優先", "存在せず無効", "母艦を失っている", "消滅しています")
+
+
+def _borne_out(game: PureGame, rng: random.Random) -> None:
     warned: dict[tuple[str, str], str] = {}
     for _ in range(rng.randint(2, 5)):
         body = "\n".join(_random_order(rng) for _ in range(rng.randint(1, 4)))
@@ -122,7 +150,6 @@ def test_every_warning_of_a_played_period_is_borne_out_by_its_report(seed: int) 
             if note:
                 warned[(post, order)] = note
     report = "\n".join(posted(game.poll(minutes=62)))
-    game.close()
     verdicts = {(post, order): verdict for post, order, verdict in _REPORT_LINE.findall(report)}
     assert set(warned) <= set(verdicts)
     for key, note in warned.items():
@@ -130,10 +157,91 @@ def test_every_warning_of_a_played_period_is_borne_out_by_its_report(seed: int) 
         if note.startswith("このままなら無効："):
             assert _void(verdict), (key, note, verdict)
             expected = note.removeprefix("このままなら無効：").split("（")[0]
-            # or void first for what the period did before it: the unit gone, its orders used, forced A
-            other_reason = any(why in verdict for why in ("強制敗戦", "回まで（先行入力優先", "存在せず無効"))
+            other_reason = any(why in verdict for why in _EARLIER_REASONS)
             assert expected.replace("いません", "いない") in verdict or other_reason, (note, verdict)
         if "このままなら強制敗戦A" in note:
-            attacker = re.search(r"先に入力された(\S+?)の＜攻撃＞", note)[1]
-            attack = next(v for k, v in verdicts.items() if k[1].startswith(f"＜攻撃＞{attacker}、"))
-            assert "強制敗戦A" in verdict + attack or _void(attack), (key, note, verdict, attack)
+            unit, attacker = re.search(r"強制敗戦A：(\S+?)は先に入力された(\S+?)の＜攻撃＞", note).groups()
+            attacks = [v for k, v in verdicts.items() if k[1] == f"＜攻撃＞{attacker}、{unit}"]
+            assert attacks and (
+                "強制敗戦A" in verdict or any("強制敗戦A" in a or _void(a) for a in attacks)
+            ), (key, note, verdict, attacks)
+
+
+_LOST_CARRIER = """
+[map]
+width = 16
+height = 10
+[kinds]
+DD = "sea-control"
+CV = "carrier"
+F = "fighter"
+[[islands]]
+code = "ABC"
+home = [1, 3]
+[[islands]]
+code = "XYZ"
+home = [14, 3]
+[[units]]
+id = "ABC-DD-A-01"
+hex = [6, 3]
+anti_air = 4
+anti_ship = 50
+[[units]]
+id = "ABC-F-A-01"
+base = "ABC"
+anti_air = 9
+anti_ship = 4
+[[units]]
+id = "XYZ-CV-X-01"
+hex = [6, 3]
+anti_air = 2
+anti_ship = 2
+[[units]]
+id = "XYZ-CV-X-02"
+hex = [8, 3]
+anti_air = 2
+anti_ship = 2
+[[units]]
+id = "XYZ-F-X-01"
+base = "XYZ-CV-X-01"
+anti_air = 7
+anti_ship = 4
+[[units]]
+id = "XYZ-F-X-02"
+base = "XYZ-CV-X-01"
+anti_air = 7
+anti_ship = 4
+"""
+
+
+def test_an_evacuation_past_the_half_too_far_or_out_of_an_interceptors_reach_is_foretold() -> None:
+    """空母が戦闘で敗れた場合、当該空母の艦載戦闘機の半数までを、周囲4Hex以内の自軍の空母・基地に…退避させる
+    ことができる: with two fighters stranded, the second evacuation, one to a base 8 hexes off, and an
+    interception whose fighter's base is 5 hexes from the flight are each 無効 as they stand."""
+    game = PureGame("naval", _LOST_CARRIER)
+    game.poll()
+    _receipt(game, "＜攻撃＞ABC-DD-A-01、XYZ-CV-X-01")
+    assert "空母XYZ-CV-X-01喪失" in "\n".join(posted(game.poll(minutes=62)))
+    receipt = _receipt(
+        game,
+        "＜移動＞XYZ-F-X-01、XYZ-CV-X-02\n＜移動＞XYZ-F-X-02、XYZ-CV-X-02\n＜インターセプト＞ABC-F-A-01、XYZ-F-X-01",
+    )
+    far = _receipt(game, "＜移動＞XYZ-F-X-02、XYZ")
+    report = "\n".join(posted(game.poll(minutes=62)))
+    game.close()
+    assert ">>3 ＜移動＞XYZ-F-X-01、XYZ-CV-X-02\n" in receipt
+    assert (
+        "＜移動＞XYZ-F-X-02、XYZ-CV-X-02（このままなら無効：XYZ-CV-X-01の艦載機が退避できるのは半数の1機までです"
+        in receipt
+    )
+    assert (
+        "＜インターセプト＞ABC-F-A-01、XYZ-F-X-01（このままなら無効：迎撃範囲外（ABC-F-A-01の基地から"
+        in receipt
+    )
+    assert "このままなら無効：退避先が遠すぎます（XYZ-CV-X-01の喪失地点(6,3)から8Hex、4Hex以内のみ）" in far
+    assert "XYZ-F-X-01はXYZ-CV-X-02へ退避（1/1機目）" in report
+    assert (
+        "＜移動＞XYZ-F-X-02、XYZ-CV-X-02 → 無効：XYZ-CV-X-01の艦載機が退避できるのは半数の1機までです"
+        in report
+    )
+    assert "＜インターセプト＞ABC-F-A-01、XYZ-F-X-01 → 無効：迎撃範囲外" in report
