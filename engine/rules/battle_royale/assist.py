@@ -19,6 +19,7 @@ from engine.rules.battle_royale.tables import (
     SEED_TABLES,
     SELECTION_NAMES,
     canonical_name,
+    same_prefecture,
 )
 from parser.numbers import NotANumber, read_number
 
@@ -118,13 +119,9 @@ def _renamed(given: str, wanted: str) -> bool:
     return not (given in _KNOWN or full in _KNOWN or full in _BATTLE_NAMES) and short in wanted
 
 
-_SUFFIXES = "都道府県"  # 基準『滋賀県』 for 滋賀: the 都道府県 named with its suffix
-
-
 def _same_name(given: str, wanted: str) -> bool:
     flat = unicodedata.normalize("NFKC", given).strip().strip("『』")
-    wanted = unicodedata.normalize("NFKC", wanted)
-    return flat == wanted or (flat[-1:] in _SUFFIXES and flat[:-1] == wanted and bool(wanted))
+    return same_prefecture(flat, unicodedata.normalize("NFKC", wanted))  # 基準『滋賀県』 for 滋賀
 
 
 def set_team_name(state: State, team: str, name: str) -> tuple[State, Report]:

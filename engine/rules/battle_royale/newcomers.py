@@ -11,6 +11,7 @@ from engine.rules.battle_royale.common_steps import AutoFn, BattleRoyaleError, E
 from engine.rules.battle_royale.events import Said
 from engine.rules.battle_royale.scenario import default_scenario
 from engine.rules.battle_royale.state import ALIVE, Prefecture, State, Step, clone
+from engine.rules.battle_royale.tables import same_prefecture
 
 _MAX_NAME = 20
 
@@ -28,8 +29,10 @@ def add_newcomer(state: State, name: str) -> State:
         raise BattleRoyaleError(
             "新規参入は戦闘と戦闘の間にだけできます（開始前なら参加者の表に入れてください）"
         )
-    if any(p.name == clean for p in state.roster):
-        raise BattleRoyaleError(f"『{clean}』はすでに参加者の表にいます")
+    known = next((p.name for p in state.roster if same_prefecture(clean, p.name)), None)
+    if known is not None:
+        also = "" if known == clean else f"（『{known}』として）"
+        raise BattleRoyaleError(f"『{clean}』はすでに参加者の表にいます{also}")
     new = clone(state)
     new.roster = (*state.roster, Prefecture(clean, "", _home_region(clean)))
     new.status[clean] = ALIVE

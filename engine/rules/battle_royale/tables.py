@@ -290,3 +290,15 @@ def canonical_name(name: str) -> str:
     """A table name as players write it, reduced for comparison: NFKC, no brackets, spaces or ＜＞."""
     text = unicodedata.normalize("NFKC", name)
     return "".join(ch for ch in text if ch not in "【】[]<>()「」『』 \t\u3000")
+
+
+_SUFFIXES = "都道府県"
+
+
+def same_prefecture(given: str, name: str) -> bool:
+    """Whether `given` names the prefecture `name` (both NFKC): as written, or with or without its
+    都・道・府・県 (『岩手県』 for 岩手, 沖縄県 for 沖縄)."""
+    if given == name:
+        return True
+    longer, shorter = (given, name) if len(given) > len(name) else (name, given)
+    return bool(shorter) and longer[-1:] in _SUFFIXES and longer[:-1] == shorter

@@ -133,7 +133,12 @@ def test_a_newcomer_joins_between_battles_and_the_next_battle_reports_it() -> No
 
 @pytest.mark.parametrize(
     ("name", "why"),
-    [("北海道", "すでに参加者の表にいます"), ("", "1～20文字"), ("『沖縄』", "『』")],
+    [
+        ("北海道", "すでに参加者の表にいます"),
+        ("岩手県", "『岩手県』はすでに参加者の表にいます（『岩手』として）"),  # the same prefecture
+        ("", "1～20文字"),
+        ("『沖縄』", "『』"),
+    ],
 )
 def test_a_newcomer_that_cannot_join_is_refused_with_the_reason(name: str, why: str) -> None:
     from engine.rng import SeededSource

@@ -8,6 +8,7 @@ import unicodedata
 import pytest
 
 from engine.rules.battle_royale import tables as t
+from engine.rules.battle_royale.tables import same_prefecture
 from tests.conftest import shared_path
 
 SEED = ("seeds", "000_24cf679c072211d1.txt")
@@ -173,3 +174,20 @@ def test_seed_note_lines_are_kept_word_for_word() -> None:
         if table.note:
             assert unicodedata.normalize("NFKC", f"【{table.name}】\n") in seed
             assert unicodedata.normalize("NFKC", table.note) in seed, table.name
+
+
+@pytest.mark.parametrize(
+    ("given", "name", "same"),
+    [
+        ("岩手県", "岩手", True),
+        ("東京都", "東京", True),
+        ("大阪府", "大阪", True),
+        ("北海道", "北海道", True),
+        ("岩手", "岩手県", True),
+        ("岩手市", "岩手", False),
+        ("宮城", "岩手", False),
+        ("県", "", False),
+    ],
+)
+def test_a_prefecture_is_named_with_or_without_its_suffix(given: str, name: str, same: bool) -> None:
+    assert same_prefecture(given, name) is same
