@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rules.dystopia.creation import play_breaches
+from engine.rules.dystopia.help import OPTION_NAMES
 from engine.rules.dystopia.resolution import go_down
 from engine.rules.dystopia.scenes import enter_scene
 from engine.rules.dystopia.sheets import nfkc, number
@@ -26,8 +27,12 @@ SETTINGS = (
     ),
     Setting("sheets.<名前>.stats.<能力値>", "能力値。例：設定 sheets.ユイ.stats.肉体=9"),
     Setting("sheets.<名前>.connections.<相手>.strength", "感情の強度（0～10）"),
-    Setting("emotion_left.<名前>", "残りの感情ロールの回数"),
+    Setting("emotion_left.<名前>", "残りの感情ロールの回数（感情ロールの残り.<名前> とも）"),
 )
+EMOTIONS_LEFT = "感情ロールの残り"
+# An option may be named as HELP names it (`設定 options.とどめを刺す=false`): the names the thread sees.
+_OPTION_KEYS = {name: key for key, name in OPTION_NAMES.items()}
+
 _SHEET_INTS = ("hp", "hp_max", "mp", "mp_max", "durability", "c", "f", "cl", "money")
 _OPTION_INTS = ("emotion_rolls", "start_cl", "max_total")
 _OPTION_BOOLS = (
@@ -45,14 +50,15 @@ def _bool(value: Any) -> bool:
     raise DystopiaError(f"true か false で指定してください（{value}）")
 
 
-def _option(state: State, name: str, value: Any) -> None:
+def _option(state: State, written: str, value: Any) -> None:
+    name = _OPTION_KEYS.get(written, written)
     if name in _OPTION_INTS:
         setattr(state.options, name, number(value, name))
     elif name in _OPTION_BOOLS:
         setattr(state.options, name, _bool(value))
     else:
-        known = "、".join((*_OPTION_INTS, *_OPTION_BOOLS))
-        raise DystopiaError(f"options.{name} は設定できません（{known}）")
+        known = "・".join(OPTION_NAMES[key] for key in (*_OPTION_INTS, *_OPTION_BOOLS))
+        raise DystopiaError(f"options.{written} は設定できません（設定できる選択：{known}）")
 
 
 def _sheet_value(state: State, sheet: Sheet, name: str, value: Any) -> None:
@@ -108,9 +114,11 @@ def set_path(state: State, path: str, value: Any) -> State:
         _option(new, parts[1], value)
     elif head == "sheets" and len(parts) >= 3:
         _sheet(new, parts[1:], value)
-    elif head == "emotion_left" and len(parts) == 2:
+    elif head in ("emotion_left", EMOTIONS_LEFT) and len(parts) == 2:
         new.sheet(parts[1])
         new.emotion_left[parts[1]] = max(number(value, "回数"), 0)
     else:
-        raise DystopiaError(f"{path} は設定できません（scene、options.*、sheets.*、emotion_left.*）")
+        raise DystopiaError(
+            f"{path} は設定できません（scene、options.<選択の名前>、sheets.<名前>.<項目>、{EMOTIONS_LEFT}.<名前>）"
+        )
     return new

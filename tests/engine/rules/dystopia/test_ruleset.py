@@ -216,3 +216,24 @@ def test_the_full_help_shows_players_no_program_text() -> None:
     from tests.leaks_watch import leaks
 
     assert leaks(HELP) == []
+
+
+def test_a_setting_names_options_as_the_thread_does_and_its_refusal_shows_no_program_names() -> None:
+    """The GM may write an option by the name HELP and the opening give it, and a 設定 the game cannot
+    take is refused in words the table reads (no `emotion_left`, no `tie_stat`)."""
+    import pytest
+
+    from engine.rules.dystopia.state import DystopiaError
+    from engine.ruleset import RulesetError
+    from tests.leaks_watch import leaks
+
+    state = RULESET.set_value(start(), "options.とどめを刺す", "false")
+    state = RULESET.set_value(state, "options.感情ロールの回数", "3")
+    state = RULESET.set_value(state, "感情ロールの残り.アキラ", "2")
+    assert (
+        not state.options.todome and state.options.emotion_rolls == 3 and state.emotion_left == {"アキラ": 2}
+    )
+    for path in ("foo", "options.foo", "options.同じカウントで比べる能力値"):
+        with pytest.raises((DystopiaError, RulesetError)) as refused:
+            RULESET.set_value(state, path, "1")
+        assert leaks(str(refused.value)) == [], refused.value
