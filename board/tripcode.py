@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from board.descrypt import crypt
@@ -96,37 +97,67 @@ def split_name(name: str) -> tuple[str, str | None]:
     return name[: mark.start()], name[mark.end() :]
 
 
+_NEVER_SENT = range(8272, 8836)  # pointers of NEC-selected IBM extensions (0xED, 0xEE): decoded, never sent
+
+
+def _order(code: bytes) -> int:
+    """Where a CP932 code comes in the WHATWG Shift_JIS index: single bytes first, then pointers."""
+    if len(code) == 1:
+        return code[0]
+    lead, trail = code
+    return 256 + (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + trail - (0x40 if trail < 0x7F else 0x41)
+
+
+def _sent(ch: str) -> bytes | None:
+    """What Python's `cp932` codec gives for `ch`, if a browser sends that code for it too: not one
+    of NEC's copies at 0xED/0xEE, and not a best fit (the codec also writes ¢ £ ¬ ‖ 〜 as the codes
+    of ￠ ￡ ￢ ∥ ～, which decode to those)."""
+    try:
+        code = ch.encode("cp932")
+    except UnicodeEncodeError:
+        return None
+    return code if code[0] not in (0xED, 0xEE) and code.decode("cp932") == ch else None
+
+
+def _codes() -> Iterator[bytes]:
+    """The codes a browser may send, in the WHATWG Shift_JIS index's order."""
+    for byte in range(0x100):
+        yield bytes([byte])
+    for pointer in range(11280):
+        if pointer not in _NEVER_SENT:
+            lead, trail = divmod(pointer, 188)
+            yield bytes([lead + (0x81 if lead < 0x1F else 0xC1), trail + (0x40 if trail < 0x3F else 0x41)])
+
+
 @cache
-def _shift_jis_table() -> dict[str, bytes]:
-    """Character → the bytes a browser sends for it in a Shift_JIS (CP932) form.
+def _first_codes() -> dict[str, bytes]:
+    """Character → the bytes a browser sends for it in a Shift_JIS (CP932) form, for the characters
+    where that is not what Python's `cp932` codec gives (a few hundred; every other character is the
+    codec's own code, or not in CP932 at all).
 
     Where CP932 has a character twice, the first code in the WHATWG/Microsoft order wins (row 2
     before NEC row 13 before the IBM extensions; NEC's copies of the IBM extensions at 0xED/0xEE
     never): Python's `cp932` codec picks the NEC copies for 373 characters (ⅰ, ＇, ＂, 纊 ...),
-    which would change the trip of a key that holds one.
+    which would change the trip of a key that holds one. Only these are kept: a table of all of
+    CP932's 7,900 characters took 1.2 MiB of every process that computes a trip.
     """
-    table: dict[str, bytes] = {}
-    for byte in range(0x100):
-        try:
-            ch = bytes([byte]).decode("cp932")
-        except UnicodeDecodeError:
-            continue
-        table.setdefault(ch, bytes([byte]))
-    for pointer in range(11280):
-        if 8272 <= pointer <= 8835:  # NEC-selected IBM extensions: decoded, never sent
-            continue
-        lead, trail = divmod(pointer, 188)
-        code = bytes([lead + (0x81 if lead < 0x1F else 0xC1), trail + (0x40 if trail < 0x3F else 0x41)])
+    first: dict[str, bytes] = {}
+    for code in _codes():  # in the index's order: the first code of a character is met first
         try:
             ch = code.decode("cp932")
         except UnicodeDecodeError:
             continue
-        table.setdefault(ch, code)
+        if ch not in first and (own := _sent(ch)) != code and (own is None or _order(own) > _order(code)):
+            first[ch] = code
     # what the WHATWG Shift_JIS encoder adds to the table
-    table["\u00a5"] = b"\\"
-    table["\u203e"] = b"~"
-    table["\u2212"] = table["\uff0d"]
-    return table
+    first["\u00a5"] = b"\\"
+    first["\u203e"] = b"~"
+    first["\u2212"] = first.get("\uff0d") or "\uff0d".encode("cp932")
+    return first
+
+
+def _browser_bytes(ch: str, first: dict[str, bytes]) -> bytes:
+    return first.get(ch) or _sent(ch) or f"&#{ord(ch)};".encode("ascii")
 
 
 def key_bytes(key: str) -> bytes:
@@ -136,8 +167,8 @@ def key_bytes(key: str) -> bytes:
     reference `&#N;` a browser submits in its place (an emoji, 〜 U+301C, ¢ ...), so any key gives a
     deterministic trip and a post never fails on its name.
     """
-    table = _shift_jis_table()
-    return b"".join(table.get(ch) or f"&#{ord(ch)};".encode("ascii") for ch in key.replace("＃", "#"))
+    first = _first_codes()
+    return b"".join(_browser_bytes(ch, first) for ch in key.replace("＃", "#"))
 
 
 def name_and_trip(name_field: str) -> tuple[str, str | None]:

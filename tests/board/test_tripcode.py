@@ -5,6 +5,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +24,8 @@ from board.tripcode import (
 )
 from scheduler import main
 from tests.conftest import shared_path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # bbs-protocol.md §5 (key = the text after the name's `#`).
 PROTOCOL_TABLE = [
@@ -262,7 +267,7 @@ def test_every_code_a_browser_sends_encodes_back_to_itself() -> None:
 def test_characters_outside_cp932_become_numeric_references() -> None:
     assert key_bytes("😀") == b"&#128512;"
     assert key_bytes("a〜b") == b"a&#12316;b"  # WAVE DASH: a Shift_JIS form sends ～ only as ～
-    assert key_bytes("¢") == b"&#162;"
+    assert key_bytes("¢£¬‖") == b"&#162;&#163;&#172;&#8214;"  # the codec's best fits are not sent
     assert trip_for_key(key_bytes("😀")) == trip_for_key(b"&#128512;")
     assert len(trip_for_key(key_bytes("😀😀"))) == 12
     assert key_bytes("¥‾−") == b"\\~\x81\x7c"  # mapped by the WHATWG Shift_JIS encoder
@@ -299,3 +304,14 @@ def test_cli_without_a_key_exits_2_with_one_line() -> None:
     assert len(lines) == 1
     assert "#キー" in lines[0]
     assert "no #key" in lines[0]
+
+
+def test_a_trip_costs_its_process_well_under_two_megabytes() -> None:
+    # The bot computes its own at start: the DES tables and the few hundred CP932 characters whose
+    # code is not Python's codec's are what stays (a table of all 7,900 characters took 1.2 MiB).
+    code = (
+        "import tracemalloc; tracemalloc.start(); from board.tripcode import name_and_trip; "
+        "name_and_trip('ダイス係#キー'); print(tracemalloc.get_traced_memory()[0])"
+    )
+    held = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert int(held.stdout) < 1.6 * 2**20
