@@ -105,7 +105,9 @@ class Store(OutboxTable):
             private_directory(Path(self.path).parent)
             _owner_only(self.path)
         conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self.db = Database(conn)
+        # No sqlite-utils plugin found in the environment runs on the bot's database (nor is every
+        # installed package's metadata read at start to look for one: 0.6 MiB of the idle bot).
+        self.db = Database(conn, execute_plugins=False)
         if self.path != ":memory:":
             self.db.enable_wal()
         self._lock = threading.RLock()

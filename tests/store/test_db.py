@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from store.db import PeriodRecord, PostRecord, Store
 from store.schema import MIGRATIONS
 
@@ -194,3 +196,27 @@ def test_the_directories_made_for_the_database_are_for_their_owner_only(tmp_path
         assert _mode(tmp_path) == 0o755  # a directory that was there is left alone
     finally:
         os.umask(old)
+
+
+def test_no_sqlite_utils_plugin_of_the_environment_runs_on_the_store(tmp_path: Path) -> None:
+    import sqlite3
+
+    from sqlite_utils import hookimpl
+    from sqlite_utils.plugins import pm
+
+    class Plugin:
+        @hookimpl
+        def prepare_connection(self, conn: sqlite3.Connection) -> None:
+            conn.create_function("planted", 0, lambda: 1)
+
+    plugin = Plugin()
+    pm.register(plugin)
+    try:
+        store = Store(tmp_path / "b.sqlite")
+    finally:
+        pm.unregister(plugin)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="no such function"):
+            store.db.execute("select planted()")
+    finally:
+        store.close()
