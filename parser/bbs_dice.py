@@ -18,6 +18,9 @@ MAX_SIDES = 9999
 # Digits are matched generously (then range-checked) so `dice99d6=` — or a count of 20 digits — is an
 # error, not silence; a number longer than _DIGITS is out of range without being converted.
 _DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]+)d([0-9]+)=", regex.IGNORECASE)
+# The command written nearly on a line of its own (`dice1d6` without its =, `dice 1d6=` with spaces):
+# told how to write it, not left silent (in a sentence, `dice2d47で決めよう` is chat).
+_NEAR = regex.compile(r"\s*dice[ \t]*([0-9]+)[ \t]*d[ \t]*([0-9]+)(?:[ \t]*=)?\s*", regex.IGNORECASE)
 _DIGITS = 8
 _ANCHOR_START = regex.compile(r">>[0-9]")
 
@@ -62,7 +65,13 @@ def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
     for number, raw_line in enumerate(body.split("\n")):
         if is_quote(raw_line):
             continue
-        for match in _DICE.finditer(normalize(raw_line)):
+        text = normalize(raw_line)
+        near = _NEAR.fullmatch(text)
+        if near is not None and not _DICE.search(text):
+            reason = f"ダイスを振るには dice{near[1][:4]}d{near[2][:5]}= のように = まで続けて書いてください"
+            found.append(BbsDiceError(_shown(text.strip().lower()), number, reason))
+            continue
+        for match in _DICE.finditer(text):
             count, sides = (int(digits) if len(digits) <= _DIGITS else 0 for digits in (match[1], match[2]))
             if not 1 <= count <= MAX_COUNT or not 1 <= sides <= MAX_SIDES:
                 reason = f"ダイスは{MAX_COUNT}個まで、面数は1～{MAX_SIDES}までです"

@@ -100,6 +100,20 @@ def test_out_of_range_bbs_dice_are_kept_with_their_reason() -> None:
     assert isinstance(error, BbsDiceError) and "10個まで" in error.reason
 
 
+@pytest.mark.parametrize("line", ["dice1d6", "dice 1d6=", "ｄｉｃｅ１ｄ６", "DICE1D6 ＝", "  dice1 d 6  "])
+def test_a_bbs_dice_written_nearly_on_its_own_line_says_how_to_write_it(line: str) -> None:
+    """Seed 000: 「dice(数字1～10)d(数字1～9999)=」でダイスが振れます — a line of just `dice1d6` (the = left
+    out, spaces put in) is told the form, not left silent."""
+    (error,) = find_post_dice(line)
+    assert isinstance(error, BbsDiceError)
+    assert error.reason == "ダイスを振るには dice1d6= のように = まで続けて書いてください"
+
+
+@pytest.mark.parametrize("line", ["dice2d47で決めよう", "次はdice1d6かな", "dice"])
+def test_dice_named_in_a_sentence_is_chat(line: str) -> None:
+    assert find_post_dice(line) == []
+
+
 def test_limit_stops_reading() -> None:
     body = "\n".join(["1D6"] * 5000)
     found = find_post_dice(body, limit=21)

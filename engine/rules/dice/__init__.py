@@ -19,7 +19,7 @@ from engine.ruleset import ImmediateRuleset, Order
 HELP = f"""\
 【ダイス】
 レスに書いたダイスコマンドにその場で答えます。
-・dice2d47= のような BBS 形式（ダイス1～10個、面1～9999）
+・dice2d47= のような BBS 形式（ダイス1～10個、面1～9999。= まで続けて書きます。dice2d47 だけの行には書き方を返します）
 ・2D6>=7、1D100<=50、3B6、choice[A,B,C] など BCDice の共通コマンド（行頭に書く。全角も可）
 ・【表の名前】とコマンドと「1.勝利」「5-6.敗北」のような出目の行を並べた表
 1レスのダイスは{MAX_COMMANDS}件・{MAX_POST_DICE}個まで、答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで
