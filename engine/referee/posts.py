@@ -252,14 +252,14 @@ def _disclosure(game: Game, answering: set[str]) -> Disclosure:
 
 
 def _record_disclosure(game: Game, disclosure: Disclosure, commitments: dict[str, str], first: str) -> None:
+    """What the post `first` published: a new record for each day it commits (`plan` commits a day
+    once), the reveal written on each revealed day's record (`plan` reveals only committed days)."""
     for day in disclosure.commit:
-        previous = game.book.period(day)
-        revealed = previous.revealed_in if previous else None
-        game.book.save_period(PeriodRecord(game.id, day, commitments[day], first, revealed))
+        game.book.save_period(PeriodRecord(game.id, day, commitments[day], first, None))
     for day in disclosure.reveal:
-        previous = game.book.period(day)
-        committed = previous.committed_in if previous else first
-        game.book.save_period(PeriodRecord(game.id, day, commitments[day], committed, first))
+        committed = game.book.period(day)
+        assert committed is not None
+        game.book.save_period(replace(committed, revealed_in=first))
 
 
 # -- orders ---------------------------------------------------------------------------------------
