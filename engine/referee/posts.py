@@ -124,7 +124,7 @@ def _first_step_line(game: Game, post: PostView, gm_lines: list) -> int | None:
         return None
     taken = {g.line for g in gm_lines}
     for number, text in enumerate(readable(post.body).split("\n")):
-        if number not in taken and text.strip() and ruleset.parse_post(text) is not None:
+        if number not in taken and ruleset.parse_post(text) is not None:
             return number
     return None
 
