@@ -20,13 +20,14 @@ from engine.rules.nijiyabou import authority, receipts, replay, sim, verify
 from engine.rules.nijiyabou import report as season_report
 from engine.rules.nijiyabou.grammar import Command, parse_line
 from engine.rules.nijiyabou.help import HELP, SUMMARY
-from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc
+from engine.rules.nijiyabou.names import STATS, TROOPS, area_name, nfkc, quoted
 from engine.rules.nijiyabou.picture import picture as draw
 from engine.rules.nijiyabou.resolution import resolve_season
 from engine.rules.nijiyabou.scenario import adjacency, read_toml
 from engine.rules.nijiyabou.state import State, from_dict, initial_state, to_dict
 from engine.ruleset import (
     AnnotatesReceipts,
+    Author,
     ClockedRuleset,
     HoldsSeats,
     OfflineForms,
@@ -127,7 +128,13 @@ def set_value(state: State, path: str, value: Any) -> State:
     text = str(value).strip()
     if head == "players" and len(parts) == 1:
         liver = _liver_key(new, parts[0])
-        new.livers[liver].player = None if text in ("なし", "無し", "-") else text
+        player = None if text in ("なし", "無し", "-") else nfkc(text)
+        if player is not None and Author.of(player).trip is None:
+            # A bare name is anyone's: whoever types it into the name field would command the country.
+            raise RulesetError(
+                f"プレイヤーは「名前◆トリップ」か「◆トリップ」で書いてください（{quoted(text)}）"
+            )
+        new.livers[liver].player = player
     elif head == "areas" and parts and area_name(parts[0]):
         _set_area(new, area_name(parts[0]) or "", parts[1:], value)
     elif head == "livers" and len(parts) == 2:

@@ -92,6 +92,17 @@ def test_settings_assign_remove_and_change_and_refuse_with_why() -> None:
         RULESET.set_value(state, "players.だれか", "x◆y")
 
 
+def test_the_gm_assigns_a_player_by_trip_never_by_a_bare_name() -> None:
+    """A bare name is anyone's: a country given to `アリス` would take the orders of whoever types アリス
+    into the name field. The GM writes 名前◆トリップ (or ◆トリップ)."""
+    state = RULESET.initial_state({})
+    with pytest.raises(RulesetError, match="「名前◆トリップ」か「◆トリップ」で書いてください"):
+        RULESET.set_value(state, "players.月ノ美兎", "アリス")
+    state = RULESET.set_value(state, "players.月ノ美兎", "◆ALICE")
+    assert RULESET.check(state, order("東京：内政", "アリス◆ALICE")) is None
+    assert RULESET.check(state, order("東京：内政", "アリス")) is not None
+
+
 def test_state_json_round_trips_across_seasons() -> None:
     state = claimed()
     orders = [order("神奈川：出陣 東京", "ボブ◆BOB"), order("千葉：配信"), order("埼玉：徴兵 鉄砲500")]
