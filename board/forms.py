@@ -8,6 +8,9 @@ than failing the post.
 
 from __future__ import annotations
 
+import codecs
+from collections.abc import Callable
+from functools import cache
 from urllib.parse import unquote_to_bytes
 
 from werkzeug.http import parse_options_header
@@ -15,6 +18,9 @@ from werkzeug.sansio.multipart import Data, Epilogue, Field, File, MultipartDeco
 from werkzeug.wsgi import get_content_length, get_input_stream
 
 MAX_BODY = 256 * 1024  # far above any legal post (2048 characters of body), far below harm
+# Bytes looked for as numbers: `b"%" in part` first tries the operand as an int and raises and
+# clears a TypeError inside (1.2 µs a test here), `37 in part` is a plain byte search (0.17 µs).
+_PERCENT, _PLUS = ord("%"), ord("+")
 
 
 class FormTooLarge(ValueError):
@@ -39,10 +45,19 @@ def read_form(environ: dict, encoding: str) -> dict[str, str]:
         pairs = _multipart(raw, boundary.encode("latin-1")) if boundary else []
     else:
         pairs = _urlencoded(raw)
+    decode = _decoder(encoding)
     form: dict[str, str] = {}
     for key, value in pairs:
-        form.setdefault(key.decode("latin-1"), value.decode(encoding, errors="replace"))
+        # ASCII is the same in both encodings: a field of ASCII (the board, the key, `sage`) is
+        # decoded without the multibyte codec (which costs ten times as much).
+        text = value.decode("ascii") if value.isascii() else decode(value, "replace")[0]
+        form.setdefault(key.decode("latin-1"), text)
     return form
+
+
+@cache  # one per encoding the board reads (CP932, EUC-JP)
+def _decoder(encoding: str) -> Callable[[bytes, str], tuple[str, int]]:
+    return codecs.getdecoder(encoding)
 
 
 def _urlencoded(raw: bytes) -> list[tuple[bytes, bytes]]:
@@ -57,7 +72,7 @@ def _urlencoded(raw: bytes) -> list[tuple[bytes, bytes]]:
 
 def _unquote(part: bytes) -> bytes:
     """unquote_to_bytes, `+` as a space: what it gives, for any bytes."""
-    if b"%" not in part and b"+" not in part:  # field names, `sage`, the thread key: nothing to do
+    if _PERCENT not in part and _PLUS not in part:  # field names, `sage`, the thread key: nothing to do
         return part
     part = part.replace(b"+", b" ")
     try:
