@@ -17,7 +17,6 @@ configuration checks and the referee import it, and a bot of dice tables alone n
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
@@ -352,6 +351,8 @@ def _interval(table: Mapping[str, object], errors: list[str]) -> Interval | None
 def _unknown_keys(table: Mapping[str, object], errors: list[str]) -> None:
     for key in table:
         if key not in KEYS:
+            import difflib  # for a mistake's hint only: a process that reads no schedule never loads it
+
             close = difflib.get_close_matches(str(key), KEYS, n=1)
             hint = f"「{close[0]}」のことですか？" if close else f"使える項目: {', '.join(KEYS)}"
             errors.append(f"不明な項目「{key}」です（{hint}）")

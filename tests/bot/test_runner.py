@@ -82,7 +82,7 @@ finally:
 """
 ONLY_TO_POST = ("requests", "urllib3", "bs4")  # posting loads them; reading needs none of them
 ONLY_FOR_THE_PAGE = ("werkzeug", "jinja2", "waitress", "web.", "board.server")
-ONLY_FOR_CLOCKS = ("apscheduler", "tzlocal", "asyncio")  # a game on the clock loads them
+ONLY_FOR_CLOCKS = ("apscheduler", "tzlocal", "asyncio", "difflib")  # a game on the clock (or a schedule's mistake)
 
 
 def test_a_bot_that_only_reads_loads_nothing_it_needs_to_post(board: LocalBoard, tmp_path: Path) -> None:
