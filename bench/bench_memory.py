@@ -1,8 +1,11 @@
 """Memory: what the bot holds while it works, and what it leaves on disk.
 
-- the idle bot on 10 threads (`threadgm run`, a process of its own): its RSS once every game has
-  posted its opening, and after a restart with nothing to answer (a bot that only reads loads no
-  requests, no BeautifulSoup, no web stack); `--checkout PATH` runs it from another checkout;
+- the idle bot on 10 dice threads (`threadgm run`, a process of its own, polling every 2 s over
+  plain http): its RSS once every game has posted its opening, and after a restart with nothing to
+  answer (a bot that only reads loads no requests, no BeautifulSoup, no web stack; a bot with no
+  game on the clock, no APScheduler); `--checkout PATH` runs it from another checkout, `--idle`
+  measures it alone. The project's own modules are compiled from source at each start when the
+  environment sets PYTHONDONTWRITEBYTECODE and no `__pycache__` is there (about 0.6 MiB more);
 - the bot catching up on a 900-post thread in one poll (900 new posts, 90 dice commands among them,
   all answered, several to a post): Python's peak allocation during that poll (tracemalloc), the process's peak RSS,
   and the SQLite store's size afterwards;
