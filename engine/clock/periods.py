@@ -134,8 +134,10 @@ def receipt(
     readings: Sequence[tuple[int, PostReading]],
     current: int,
     deadline: datetime | None,
+    over: bool = False,
 ) -> Report | None:
-    """One post for everything read in a poll: accepted orders, cancellations, rejections."""
+    """One post for everything read in a poll: accepted orders, cancellations, rejections (`over`: the
+    game has ended, so the receipt names no period)."""
     accepted: list[Block] = []
     rejected: list[Block] = []
     for post, reading in readings:
@@ -160,12 +162,14 @@ def receipt(
     if not accepted and not rejected:
         return None
     when = f"（締切 {deadline_text(deadline)}）" if deadline else ""
-    blocks: list[Block] = [heading(f"受付 ピリオド{current}{when}"), *accepted]
+    title = "受付（ゲームは終了しています）" if over else f"受付 ピリオド{current}{when}"
+    blocks: list[Block] = [heading(title), *accepted]
     if rejected:
         blocks += [line("受け付けられなかった命令:"), *rejected]
     return report(*blocks, kind="receipt")
 
 
+GAME_OVER = "ゲームは終了しているため、命令は実行されません"
 READY_REFUSED = (
     "受け付けられなかった行があるため準備完了にしていません（直してからもう一度 準備完了 と書いてください）"
 )
@@ -263,12 +267,17 @@ def secret_commitment_line(digest: str) -> Block:
     return line(f"{RULES_SECRET_HASH}: {digest}")
 
 
-def finish_blocks(secret_key: bytes) -> list[Block]:
-    """The game is over: the secret dice's key, checkable against its hash (threadgm verify does)."""
-    return [
+def finish_blocks(secret_key: bytes, unrun: Sequence[tuple[int, str]] = ()) -> list[Block]:
+    """The game is over: the secret dice's key, checkable against its hash (threadgm verify does), and
+    the orders taken for a period that will not come (`unrun`: post number, order), which do not run."""
+    blocks: list[Block] = [
         heading("ゲーム終了"),
         line(f"{RULES_SECRET_KEY}: {secret_key.hex()}（最初に公開したハッシュと照合できます）"),
     ]
+    if unrun:
+        blocks.append(line("次のピリオド分として受け付けた命令は、ゲーム終了のため実行されません:"))
+        blocks += [line(anchor(post), f" {order}") for post, order in unrun]
+    return blocks
 
 
 __all__ = [

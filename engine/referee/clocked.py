@@ -53,7 +53,7 @@ def _run(game: Game) -> None:
             hold(game, period, step)
             return
         if over:
-            _finish(game)
+            _finish(game, period)
             break
 
 
@@ -78,10 +78,15 @@ def _open(game: Game) -> None:
     game.send(f"{game.id}/opening", "opening", opening)
 
 
-def _finish(game: Game) -> None:
-    """The game is over: no more periods, and the secret dice's key is published, once."""
+def _finish(game: Game, last: int) -> None:
+    """The game is over after period `last`: no more periods, and the secret dice's key is published,
+    once. Orders taken for a later period (written after the last deadline) are void, and it says so."""
     game.book.set_status("finished")
-    finish = report(*periods.finish_blocks(game.setup.rules_secret), kind="finish")
+    unrun = [order for order in game.book.orders(None, ["accepted"]) if order.period > last]
+    for order in unrun:
+        game.book.set_order_status(order, "voided", periods.GAME_OVER)
+    ended = [(order.post, order.canonical) for order in unrun]
+    finish = report(*periods.finish_blocks(game.setup.rules_secret, ended), kind="finish")
     game.send(f"{game.id}/finished", "finish", finish)
 
 

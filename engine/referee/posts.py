@@ -308,8 +308,9 @@ def take_orders(
     clock = game.clock()
     deadline = clock.deadline(current) if clock else None
     periods_of = {post.number: period for post, _, period in taken}
+    over = game.book.status() == "finished"
     receipt = periods.receipt(
-        periods_of, [(post.number, reading) for post, reading, _ in taken], current, deadline
+        periods_of, [(post.number, reading) for post, reading, _ in taken], current, deadline, over
     )
     return [*([receipt] if receipt is not None else []), *failed]
 
@@ -326,7 +327,10 @@ def _take(
     """One post's orders checked, its 取消 and 準備完了 logged, its orders stored: what its receipt says.
     An order for a later period (written after the deadline, read in the grace time) is judged by the
     state it will meet, which does not exist yet: resolution says what becomes of it."""
-    if period == current:
+    if game.book.status() == "finished":  # the receipt promises nothing of a game that has ended
+        refused = tuple(o.refused(periods.GAME_OVER) if o.accepted else o for o in reading.orders)
+        reading = replace(reading, orders=refused, cancelled=False, ready=False)
+    elif period == current:
         reading = replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders))
     if reading.cancelled:
         for order in game.book.orders(period, ["accepted"]):
