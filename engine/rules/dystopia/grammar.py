@@ -219,46 +219,50 @@ def parse_command(line: str) -> Command | None:
     text = _MARKER.sub("", text, count=1)
     if (bracketed := _BRACKETED.match(text)) is not None:
         text = bracketed["inner"].strip()
-    actor: str | None = None
-    named = _ACTOR.match(text)
-    if named and not text.startswith(("http", ">")):
-        found = parse_command(named["rest"])
+    return _parse(text, named=True, polite=True)
+
+
+def _parse(text: str, *, named: bool, polite: bool) -> Command | None:
+    """`text` as a command. A name before it (`名前:` or `名前 `) is read once and a polite ending once
+    (`named`, `polite`), so that a line of many names or endings is read in a few steps, never one
+    step a word."""
+    if named and (head := _ACTOR.match(text)) is not None and not text.startswith(("http", ">")):
+        found = _parse(head["rest"].strip(), named=False, polite=polite)
         if found is not None:
-            return replace(found, actor=named["actor"])
+            return replace(found, actor=head["actor"])
     text = text.rstrip("。.!?")  # `チャンスメイク！` `状況？`
     for reader in (_check, _opposed, _bp, _amount, _words):
-        found = reader(text, actor)
+        found = reader(text, None)
         if found is not None:
             return found
-    if (spaced := _named_by_space(text)) is not None:
+    if named and (spaced := _named_by_space(text, polite)) is not None:
         return spaced
-    if (polite := _said_politely(text, actor)) is not None:
-        return polite
+    if polite and (plain := _said_politely(text, named)) is not None:
+        return plain
     _near(text)
     return None
 
 
-def _said_politely(text: str, actor: str | None) -> Command | None:
+def _said_politely(text: str, named: bool) -> Command | None:
     """`状況お願いします` `絶対回避します`: a whole command, said politely (one that needs more words,
     `同意します`, stays chat)."""
     plain = _POLITE.sub("", text)
     if plain == text or not plain:
         return None
     try:
-        found = parse_command(plain)
+        return _parse(plain, named=named, polite=False)
     except DystopiaError:
         return None
-    return replace(found, actor=actor) if found is not None and actor is not None else found
 
 
-def _named_by_space(text: str) -> Command | None:
+def _named_by_space(text: str, polite: bool) -> Command | None:
     """`アキラ 肉体判定`: a name and a space where the colon goes, when the rest is a whole command
     (the name is checked when it runs: a character that is not there is answered)."""
     first, _, rest = text.partition(" ")
     if not rest or ":" in first or len(first) > 24 or text.startswith(("http", ">")):
         return None
     try:
-        found = parse_command(rest)
+        found = _parse(rest.strip(), named=False, polite=polite)
     except DystopiaError:
         return None
     return replace(found, actor=first) if found is not None else None

@@ -190,3 +190,19 @@ def test_import_character_answers_bad_input_in_japanese_never_a_traceback(tmp_pa
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert re.search(r"[ぁ-んァ-ン]", result.output), result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "名 " * 3000 + "肉体判定",
+        "名:" * 3000 + "肉体判定",
+        "状況" + "します" * 3000,
+        "名 " * 3000 + "状況します",
+    ],
+    ids=["names", "colons", "endings", "both"],
+)
+def test_a_line_of_thousands_of_names_or_endings_is_read_in_a_few_steps(body: str) -> None:
+    """A name before a command and a polite ending are each read once: a line of three thousand of
+    them is chat, not a recursion three thousand deep (which raised before and stopped the post)."""
+    assert RULESET.parse_post(body) is None
