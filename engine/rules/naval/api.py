@@ -95,7 +95,8 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
     island = island or order.island or unit_island(order.unit)
     unit_id = ids.get(unit_key(order.unit))
     if unit_id is None:
-        return NavalOrderError(order.raw, f"ユニット{order.unit}は存在しません", island, post=order.post)
+        why = f"ユニット{order.unit}は存在しません{_maybe(state, order.unit)}"
+        return NavalOrderError(order.raw, why, island, post=order.post)
     owner = state.units[unit_id].island
     if owner != island:
         return NavalOrderError(
@@ -117,10 +118,25 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
             )
         return None
     if target_id is None:
-        return NavalOrderError(
-            order.raw, f"目標のユニット{order.target}は存在しません", island, post=order.post
-        )
+        why = f"目標のユニット{order.target}は存在しません{_maybe(state, order.target)}"
+        return NavalOrderError(order.raw, why, island, post=order.post)
     return None
+
+
+def _maybe(state: NavalState, unit_id: str) -> str:
+    """The one unit of the island whose id differs from a mistyped one in its kind or its group alone
+    (`XYZ-DD-Y-01` for XYZ-DD-X-01), as 「（もしかして: …）」; nothing when there is none or more."""
+    typed = _parts(unit_id)
+    island = f"{typed[0]}-"
+    near = [
+        known
+        for known in state.units
+        if known.startswith(island)  # the island is never the mistyped part: its units only
+        and len(key := _parts(known)) == len(typed)
+        and key[-1] == typed[-1]  # a number is no typo to guess at: ABC-DD-A-09 may be one sunk
+        and sum(a != b for a, b in zip(key, typed, strict=True)) == 1
+    ]
+    return f"（もしかして: {near[0]}）" if len(near) == 1 else ""
 
 
 def _move_form(state: NavalState, unit: Unit, order: NavalOrder) -> str | None:
@@ -156,6 +172,11 @@ def _evacuation_form(state: NavalState, fighter: Unit, order: NavalOrder) -> str
     ):
         return f"{host}島が{fighter.island}島の退避を許可していないため{target}には退避できません"
     return None
+
+
+def _parts(unit_id: str) -> list[str]:
+    head, *number = unit_key(unit_id)
+    return [*head.split("-"), *number]
 
 
 def recorded_randoms(state: NavalState, randoms: dict[str, list[int]]) -> RecordedSource:

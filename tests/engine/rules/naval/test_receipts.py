@@ -12,7 +12,7 @@ import pytest
 
 from tests.referee_harness import PureGame, open_scenario, posted
 
-_RECEIPT_LINE = re.compile(r"^>>(\d+) (＜[^（\n]+?)(?:（(.*)）)?$", re.MULTILINE)
+_RECEIPT_LINE = re.compile(r"^>>(\d+) (＜[^（\n→]+?)(?:（(.*)）)?$", re.MULTILINE)  # taken, not refused (→)
 _REPORT_LINE = re.compile(r"^>>(\d+) \d+\.[A-Z]+:(＜\S+?) → (.*)$", re.MULTILINE)
 
 
@@ -59,6 +59,29 @@ def test_an_order_void_as_the_period_stands_is_taken_with_why(order: str, warnin
     game.close()
     assert f">>2 {order}（{warning}" in receipt
     assert "受け付けられなかった" not in receipt  # taken: the page enters such an order, then finds it 無効
+
+
+@pytest.mark.parametrize(
+    ("order", "answer"),
+    [
+        (
+            "＜攻撃＞ABC-F-A-01、XYZ-DD-Y-01",
+            "目標のユニットXYZ-DD-Y-01は存在しません（もしかして: XYZ-DD-X-01）",
+        ),
+        ("＜攻撃＞ABC-F-B-01、XYZ-DD-X-01", "ユニットABC-F-B-01は存在しません（もしかして: ABC-F-A-01）"),
+        (
+            "＜攻撃＞ABC-F-A-01、XYZ-D-X-01",
+            "目標のユニットXYZ-D-X-01は存在しません\n",
+        ),  # DD, CV or F: no guess
+        ("＜攻撃＞ABC-F-A-01、QQQ-DD-X-01", "目標のユニットQQQ-DD-X-01は存在しません\n"),
+    ],
+)
+def test_a_mistyped_unit_is_refused_with_the_one_unit_it_can_be(order: str, answer: str) -> None:
+    game = PureGame("naval")
+    game.poll()
+    receipt = _receipt(game, f"{order}\nよろしく")
+    game.close()
+    assert f">>2 {order} → {answer}" in receipt + "\n"
 
 
 def test_an_order_that_can_run_has_no_warning() -> None:
