@@ -62,6 +62,7 @@ from engine.ruleset import (
     OrderText,
     Owners,
     Pictured,
+    ReadsWithState,
     Rejection,
     RulesetError,
     Settable,
@@ -214,6 +215,7 @@ class NavalRuleset(
     ShowsOpening[NavalState],
     OfflineForms[NavalState],
     Pictured[NavalState],
+    ReadsWithState[NavalState],
     VerifiesPeriods,
 ):
     ID = naval.ID
@@ -240,6 +242,25 @@ class NavalRuleset(
         # a line's own spelling stays in the receipt, not in the period's report.
         command = replace(parsed, raw=parsed.canonical) if parsed.raw != parsed.canonical else parsed
         return OrderText(command, parsed.canonical, unit_island(parsed.unit))
+
+    def read_line(self, state: NavalState | None, text: str) -> OrderText | Rejection | None:
+        """`parse_line`, with the ids as the scenario writes them (`ABC-F-A-1` is ABC-F-A-01): the
+        receipt names the units as the report will."""
+        parsed = self.parse_line(text)
+        if state is None or not isinstance(parsed, OrderText):
+            return parsed
+        command: NavalOrder = parsed.command
+        known = state.units
+        target = command.target
+        if command.unit in known and (target is None or target in known or target in state.islands):
+            return parsed
+        ids = canonical_ids(known)
+        unit = ids.get(unit_key(command.unit), command.unit)
+        target = ids.get(unit_key(command.target), command.target) if command.target else None
+        if (unit, target) == (command.unit, command.target):
+            return parsed
+        spelled = replace(command, unit=unit, target=target, raw="")
+        return OrderText(replace(spelled, raw=spelled.canonical), spelled.canonical, parsed.player)
 
     def order_key(self, order: Order) -> str:
         # Unique per line: the core keeps a unit's first order and voids the others with the reason

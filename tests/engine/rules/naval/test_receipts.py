@@ -84,6 +84,16 @@ def test_a_mistyped_unit_is_refused_with_the_one_unit_it_can_be(order: str, answ
     assert f">>2 {order} → {answer}" in receipt + "\n"
 
 
+def test_the_receipt_names_the_units_as_the_scenario_and_the_report_do() -> None:
+    game = PureGame("naval")
+    game.poll()
+    receipt = _receipt(game, "＜攻撃＞abc-f-a-1、ｘｙｚ－ｄｄ－ｘ－１")
+    report = "\n".join(posted(game.poll(minutes=62)))
+    game.close()
+    assert receipt.endswith(">>2 ＜攻撃＞ABC-F-A-01、XYZ-DD-X-01")
+    assert ">>2 1.ABC:＜攻撃＞ABC-F-A-01、XYZ-DD-X-01 → " in report
+
+
 def test_an_order_that_can_run_has_no_warning() -> None:
     game = PureGame("naval")
     game.poll()
