@@ -7,6 +7,7 @@ the 1001 line (ex0ch's default text with the limit in full-width digits).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -57,7 +58,7 @@ def over_limit(res_max: int) -> DatPost:
     )
 
 
-def format_date(moment: datetime, weekdays: list[str]) -> str:
+def format_date(moment: datetime, weekdays: Sequence[str]) -> str:
     """`2026/11/29(日) 21:22:13`: weekday names come from the board's BBS_YMD_WEEKS (Sunday first)."""
     weekday = weekdays[(moment.weekday() + 1) % 7]
     if "%" in weekday or "\0" in weekday:  # a directive (or a NUL, where it stops) as strftime reads it

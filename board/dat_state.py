@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Signature = tuple[int, int, int]  # inode, size, mtime in ns
 
 
-@dataclass(frozen=True, slots=True)
-class DatState:
+class DatState(NamedTuple):  # one a post: a NamedTuple costs a third of a frozen dataclass
     signature: Signature
     count: int  # lines (`\n`), as the post numbers count them
     first_line: bytes  # without its `\n`

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 DEFAULTS: dict[str, str] = {
@@ -66,15 +67,16 @@ class Settings:
     def checked(self, key: str) -> bool:
         return self.values.get(key, "").strip() == "checked"
 
-    @property
+    # Asked at every post, of values that never change: worked out once.
+    @cached_property
     def res_max(self) -> int:
         """Posts a thread may hold: 5ch's BBS_THREAD_STOP, else ex0ch's BBS_RES_MAX, else 1000."""
         return self.number("BBS_THREAD_STOP") or self.number("BBS_RES_MAX") or 1000
 
-    @property
-    def weekdays(self) -> list[str]:
+    @cached_property
+    def weekdays(self) -> tuple[str, ...]:
         names = self.get("BBS_YMD_WEEKS").split("/")
-        return names if len(names) == 7 else DEFAULTS["BBS_YMD_WEEKS"].split("/")
+        return tuple(names if len(names) == 7 else DEFAULTS["BBS_YMD_WEEKS"].split("/"))
 
 
 def parse(text: str) -> dict[str, str]:
