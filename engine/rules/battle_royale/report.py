@@ -174,7 +174,11 @@ def compact_rows(rows: tuple[tuple[str, ...], ...]) -> list[str]:
     lines: list[str] = []
     for region in dict.fromkeys(region for _, region in entries):
         mine = [e for e, r in entries if r == region]
-        lines += [f"{region}：" + " ".join(mine[i : i + _PER_LINE]) for i in range(0, len(mine), _PER_LINE)]
+        # Lines of even length, one more than _PER_LINE allowed: 中部's 9 on one line, not 8 and a
+        # lone 「中部：23愛知」 that reads as a second 中部.
+        count = -(-len(mine) // (_PER_LINE + 1))
+        size = -(-len(mine) // count)
+        lines += [f"{region}：" + " ".join(mine[i : i + size]) for i in range(0, len(mine), size)]
     return lines
 
 

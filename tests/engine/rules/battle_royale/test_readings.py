@@ -159,3 +159,6 @@ def test_the_survivor_table_of_47_fits_in_a_few_lines_by_region() -> None:
     rows = [text for text in lines if "：" in text and text[0] != "【"]
     assert len(rows) <= 12 and rows[0] == "北海道：1北海道" and rows[1].startswith("東北：2青森 3岩手")
     assert sum(text.count(" ") + 1 for text in rows) == 47  # every survivor once
+    regions = [text.split("：")[0] for text in rows]
+    assert len(regions) == len(set(regions)) == 8  # a region of 9 (中部) on one line, not 8 and 1
+    assert "中部：15新潟 16富山 17石川 18福井 19山梨 20長野 21岐阜 22静岡 23愛知" in rows
