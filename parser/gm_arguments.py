@@ -229,7 +229,7 @@ def read_set(rest: str, context: Context) -> GmCommand | GmError:
         return error(context, f"項目名「{snippet(path)}」が読めません（ドットで区切ります{usage}）")
     value = match["value"].strip()
     if not value:
-        return error(context, f"「{path}」に設定する値がありません{usage}")
+        return error(context, f"「{path}」に設定する値がありません（{path}=値 の形で書いてください）")
     separator_at = context.start + (len(rest) - len(args)) + match.start("sep")
     raw_value = _raw_value(context, separator_at)
     if raw_value is not None and normalize(raw_value).strip() == value:

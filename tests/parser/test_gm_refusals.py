@@ -112,6 +112,7 @@ def test_chat_is_not_a_command(line: str) -> None:
         ("設定 なにか", "設定", "「項目=値」の形"),
         ("設定", "設定", "「項目=値」"),
         ("設定 teams.A.name=", "設定", "値がありません"),
+        ("設定 units.ABC-DD-A-01.hex=", "設定", "値がありません（units.ABC-DD-A-01.hex=値 の形で"),  # its own path
         ("設定 teams..name=赤", "設定", "項目名「teams..name」が読めません"),
         ("設定 =赤", "設定", "「項目=値」の形"),
         ("!gm set", "!gm set", "「項目=値」"),
