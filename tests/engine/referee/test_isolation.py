@@ -234,3 +234,44 @@ def test_an_immediate_step_that_raises_is_answered_and_the_next_step_runs() -> N
     steps = [c.row.outbox_id for c in decided.changes if isinstance(c, SaveResolution)]
     assert steps == ["post/3"]
     db.close()
+
+
+class Interrupted(Steps):
+    """足し算 stopped by its operator (Ctrl-C) in the middle of 足す 1; its opening fails."""
+
+    def opening(self, state: int, source: RandomSource) -> tuple[int, Report] | None:
+        raise LookupError("no such table")
+
+    def apply(self, state: int, order: Order, source: RandomSource) -> tuple[int, Report]:
+        if order.command == 1:
+            raise KeyboardInterrupt
+        return super().apply(state, order, source)
+
+
+def test_a_failing_opening_is_logged_as_the_opening_and_the_posts_are_answered_still(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR, "threadgm"):
+        decided = referee.poll(setup(Interrupted()), THREAD, store, [post(2, "足す 50")], START)
+    assert "guess: the opening failed; answered as an internal error" in caplog.messages
+    assert any("合計 2" in text for text in answers(decided)[2]) and handled(decided) == [2]
+
+
+def test_stopping_the_bot_in_the_middle_of_a_step_stops_it(store: Store) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        referee.poll(setup(Interrupted()), THREAD, store, [post(2, "足す 1")], START + timedelta(minutes=2))
+
+
+class Rambling(Poisoned):
+    """数当て whose update fails with an error as long as a hostile post."""
+
+    def resolve(self, state: GuessState, orders: Sequence[Order], source: RandomSource):
+        raise ValueError("長" * 300)
+
+
+def test_a_held_period_logs_what_failed_and_the_errors_first_200_characters(store: Store) -> None:
+    apply(store, [], referee.poll(setup(Rambling()), THREAD, store, [], START))  # the opening
+    held = referee.poll(setup(Rambling()), THREAD, store, [], START + timedelta(hours=1, minutes=3))
+    (entry,) = [c for c in held.changes if isinstance(c, Log) and c.kind == "held"]
+    assert entry.period == 1
+    assert entry.args == {"what": "the resolution of period 1", "error": f"ValueError: {'長' * 188}"}
