@@ -54,21 +54,20 @@ def _run(game: Game) -> None:
             return
         if over:
             _finish(game, period)
-            break
+            return
 
 
 def _open(game: Game) -> None:
     game.book.set_started(game.now)
     first = game.state_before(1)
-    clock = game.clock()
-    assert clock is not None and game.setup.schedule is not None
+    clock = game.period_clock()
     shows = game.ruleset if isinstance(game.ruleset, ShowsOpening) else None
     opening = periods.opening_report(
         game.ruleset.NAME,
         1,
         clock.deadline(1),
         commitment(game.setup.period_key(1)),
-        describe(game.setup.schedule),
+        describe(clock.schedule),
         secret_commitment=commitment(game.setup.rules_secret),
         rules=shows.rules_in_force(first) if shows else (),
         players=game.ruleset.players(first),
@@ -124,7 +123,7 @@ def _orders_of(game: Game, period: int) -> list[Order]:
     """The period's orders that count, each with the command it was read into (in this poll, or
     read back from its stored canonical form)."""
     orders = []
-    for row in periods.effective_orders(game.book.orders(period, ["accepted"])):
+    for row in periods.effective_orders(game.book.orders(period)):  # the accepted ones, the last of each key
         order = game.order(row)
         if order is None:
             log.error("%s: stored order %r no longer parses; left out", game.id, row.canonical)

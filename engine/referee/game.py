@@ -180,6 +180,13 @@ class Game:
             self.setup.schedule, started, clock_adjustments((e.kind, e.args, e.period) for e in entries)
         )
 
+    def period_clock(self) -> PeriodClock:
+        """The clock of a game on the clock: every such game has a schedule (the configuration refuses
+        one without), so only an immediate game has no clock."""
+        clock = self.clock()
+        assert clock is not None, f"{self.id}: a game on the clock without a schedule"
+        return clock
+
     def current_period(self) -> int:
         last = self.book.last_resolution()
         return (last.period if last else 0) + 1
@@ -219,12 +226,6 @@ class Game:
     def reading(self, posts: Iterable[PostView]) -> None:
         """The posts this poll reads (the store may not hold them yet): their IDs, for their authors."""
         self._read_ids.update((post.number, post.poster_id) for post in posts)
-
-    def author_of(self, post: PostView) -> Author:
-        """Who wrote a post, as the one rule reads an author: the name, the trip, the board's ID where it
-        shows one, and whether the trip is a configured GM's."""
-        gm = bool(post.trip) and post.trip in self.setup.gm_trips
-        return Author(_typed(post.name), post.trip, board_id(post.poster_id), gm)
 
     def author_id(self, thread_id: str, number: int) -> str | None:
         """The board's ID of post `number` of a thread of the game, where it showed one."""

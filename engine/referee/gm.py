@@ -166,12 +166,10 @@ def status(game: Game, by_gm: bool = True) -> list[Block]:
             head(f"{ruleset.NAME}・ゲーム終了（ピリオド{period - 1}まで）"),
             *ruleset.status(state).blocks,
         ]
-    clock = game.clock()
-    deadline = clock.deadline(period) if clock else None
     paused = game.book.status() == "paused"
     parts = [
         f"ピリオド{period}",
-        "停止中" if paused else f"締切 {deadline_text(deadline)}" if deadline else "締切未定",
+        "停止中" if paused else f"締切 {deadline_text(game.period_clock().deadline(period))}",
     ]
     missing = game.missing_players(period)
     if missing:

@@ -201,9 +201,12 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
         return report(line(parsed.reason), reply_to=(post.number,))
     step = game.current_period()
     state = game.state_before(step)
-    by = game.author_of(post)
+    # the board's ID as the store keeps it, so that the fold of the log (refold, verify) hands the
+    # rules the same order as this poll does
+    shown = game.author_id(game.thread.id, post.number)
+    gm = game.is_gm(post.author)
     order = Order(
-        post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date, by.gm, by.id
+        post.number, 0, post.author, post.author, parsed.command, parsed.canonical, post.date, gm, shown
     )
     source = game.setup.step_source(game.thread.key, post.number, day)
     new_state, answer = ruleset.apply(state, order, source)
@@ -305,8 +308,7 @@ def take_orders(
             taken.append((post, _take(game, state, current, post, reading, period, base), period))
         if step.failed:
             failed.append(internal_error(post.number))
-    clock = game.clock()
-    deadline = clock.deadline(current) if clock else None
+    deadline = game.period_clock().deadline(current)
     periods_of = {post.number: period for post, _, period in taken}
     over = game.book.status() == "finished"
     receipt = periods.receipt(
