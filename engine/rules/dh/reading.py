@@ -15,11 +15,9 @@ powers tell a line meant as an order from chat.
 
 from __future__ import annotations
 
-import unicodedata
-
 import regex
 
-from engine.rules.dh.grammar import ATTACK, POWER, WAIT, Command, Refused, parse
+from engine.rules.dh.grammar import ATTACK, POWER, WAIT, Command, Refused, one_spaced, parse
 from engine.rules.dh.state import DHState
 
 _MARK = r"(?:[・\-*●○◎◇]+|[0-9]{1,2}\s*[.)、])?\s*"
@@ -35,7 +33,7 @@ FORMS = "名前 C4移動 ／ 名前: C3 攻撃 相手 ／ 名前: D3で能力使
 
 def _lead(line: str) -> tuple[str, str]:
     """The line in NFKC split into what comes before the name (anchor, list mark) and the rest."""
-    line = unicodedata.normalize("NFKC", line).strip()
+    line = one_spaced(line)
     lead = _LEAD.match(line)
     assert lead is not None  # the pattern matches the empty string
     return line[: lead.end()], line[lead.end() :]
