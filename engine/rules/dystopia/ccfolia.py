@@ -43,7 +43,7 @@ def _decode(text: str) -> Any:
         return None
     try:
         return _DECODER.raw_decode(text, start)[0]
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested past the decoder's depth: not a sheet
         return None
 
 

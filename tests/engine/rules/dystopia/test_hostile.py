@@ -206,3 +206,14 @@ def test_a_line_of_thousands_of_names_or_endings_is_read_in_a_few_steps(body: st
     """A name before a command and a polite ending are each read once: a line of three thousand of
     them is chat, not a recursion three thousand deep (which raised before and stopped the post)."""
     assert RULESET.parse_post(body) is None
+
+
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_ccfolia_json_nested_past_the_decoders_depth_is_answered_not_raised(depth: int) -> None:
+    """`{"kind":"character","data":[[[…]]]}` nested thousands deep raised RecursionError in the JSON
+    decoder; it is a JSON that cannot be read, and the post is told so."""
+    from engine.ruleset import Rejection
+
+    body = '{"kind":"character","data":' + "[" * depth + "]" * depth + "}"
+    answer = RULESET.parse_post(body)
+    assert isinstance(answer, Rejection) and "JSONが読めません" in answer.reason
