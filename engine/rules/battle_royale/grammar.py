@@ -21,6 +21,10 @@ from parser.bbs_dice import BbsDice, BbsDiceError, find_bbs_dice, is_quote, norm
 _HEADING = regex.compile(r"【([^】\n]{1,40})】")
 _BASE = regex.compile(r"基準\s*[『「]([^』」\n]{0,40})[』」]")
 _VARIANT = regex.compile(r"(勝利|敗北)\s*\+\s*1")
+# A table line of the template, `1.勝利`, `1～4.勝利`, `5-6.敗北` (NFKC; the seed writes ～ and .).
+_OPTION = regex.compile(
+    r"^\s*([0-9]{1,4})\s*(?:[～~〜\-ー−]\s*([0-9]{1,4}))?\s*[.．、:：]\s*(\S.{0,40}?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class DieTemplate:
     sides: int | None
     line: int  # 0-based line of the heading
     error: str | None = None  # why the dice command cannot be rolled (Japanese)
+    options: tuple[tuple[int, int, str], ...] = ()  # the table lines pasted with it: (low, high, text)
 
 
 def heading_of(line: str) -> str | None:
@@ -70,6 +75,18 @@ def find_die_templates(body: str) -> list[DieTemplate]:
                 sides=first.sides if isinstance(first, BbsDice) else None,
                 line=start,
                 error=first.reason if isinstance(first, BbsDiceError) else None,
+                options=_options(flat),
             )
         )
     return templates
+
+
+def _options(block: str) -> tuple[tuple[int, int, str], ...]:
+    """The table lines of a template block (`1～4.勝利` → (1, 4, "勝利")), in order."""
+    found = []
+    for text in block.split("\n"):
+        match = _OPTION.match(text)
+        if match is not None:
+            low = int(match[1])
+            found.append((low, int(match[2]) if match[2] else low, match[3]))
+    return tuple(found)

@@ -324,8 +324,11 @@ class AssistedRuleset(_BattleRoyale, ImmediateRuleset[State, DieTemplate]):
             if ready.ending is not None:
                 return state, report(line(problem), *_ending(ready))
             return state, report(*blocks, line(problem), _due(ready, reason=False))
+        request = br.next_die(ready)
         new, _, _, step = br.play_step(ready, source)
         blocks += step.blocks
+        if template.options and request is not None and template.options != request.table.spans:
+            blocks.append(line(OTHER_TABLE))
         if new.ending is None:
             blocks.append(_due(new, reason=True))
         return new, report(*blocks)
@@ -337,6 +340,9 @@ class AssistedRuleset(_BattleRoyale, ImmediateRuleset[State, DieTemplate]):
             state, answer = self.apply(state, order, source)
             blocks += [line(anchor(order.post)), *answer.blocks]
         return state, report(*blocks, kind="resolution")
+
+
+OTHER_TABLE = "（貼られた選択肢はこのダイスの表と違うため、上の表で判定しました）"
 
 
 def _due(state: State, *, reason: bool) -> Section:

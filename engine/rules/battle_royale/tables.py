@@ -61,6 +61,11 @@ class Table:
     def lines(self) -> tuple[str, ...]:
         return tuple(face.text for face in self.faces)
 
+    @property
+    def spans(self) -> tuple[tuple[int, int, str], ...]:
+        """The lines as (low, high, text), the form a pasted template's lines are read in."""
+        return tuple((face.low, face.high, face.label or face.outcome) for face in self.faces)
+
 
 def _faces(*spec: tuple[int, int, str]) -> tuple[Face, ...]:
     return tuple(Face(low, high, outcome) for low, high, outcome in spec)

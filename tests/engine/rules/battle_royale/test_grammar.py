@@ -9,7 +9,10 @@ def test_a_full_template_with_base_and_plus_one() -> None:
     body = (
         "【＜団体戦用＞戦闘ダイス】\n基準『東京』\n基準側の人数が多い為、勝利＋1\ndice1d6=\n1～2.勝利\n3.敗北"
     )
-    assert find_die_templates(body) == [DieTemplate("<団体戦用>戦闘ダイス", "東京", "勝利+1", 1, 6, 0)]
+    lines = ((1, 2, "勝利"), (3, 3, "敗北"))
+    assert find_die_templates(body) == [
+        DieTemplate("<団体戦用>戦闘ダイス", "東京", "勝利+1", 1, 6, 0, options=lines)
+    ]
 
 
 def test_full_width_commands_and_two_templates_in_one_post() -> None:

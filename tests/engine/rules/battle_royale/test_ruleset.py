@@ -14,10 +14,18 @@ from engine.report import Report
 from engine.rng import RecordedDice, RecordedSource, SeededDice, SeededSource
 from engine.rules import battle_royale as br
 from engine.rules.battle_royale import ruleset
-from engine.rules.battle_royale.grammar import DieTemplate
-from engine.rules.battle_royale.ruleset import ASSISTED, AUTOMATIC, BOT_ROLLS, NEXT_TEMPLATE
+from engine.rules.battle_royale.grammar import DieTemplate, find_die_templates
+from engine.rules.battle_royale.ruleset import (
+    ASSISTED,
+    AUTOMATIC,
+    BOT_ROLLS,
+    NEXT_TEMPLATE,
+    OTHER_TABLE,
+)
+from engine.rules.battle_royale.tables import SEED_TABLES, canonical_name
 from engine.ruleset import AssumesOrders, Order, OrderText, Rejection
 from poster.markup import render_body
+from tests.conftest import shared_path
 from tests.engine.rules.battle_royale.helpers import prepared, roster
 
 SIX = ["北海道", "青森", "岩手", "宮城", "秋田", "山形"]
@@ -167,7 +175,9 @@ def test_automatic_play_is_on_the_clock_and_has_no_post_by_post_step() -> None:
 def test_parse_post_finds_one_template_and_refuses_several() -> None:
     assert ASSISTED.parse_post("がんばれ北海道\ndice1d6=") is None  # a plain die: the dice answer's job
     parsed = post("貼ります\n【通常戦闘ダイス】\n基準『ほっかいどう』\nｄｉｃｅ１ｄ５＝\n1.勝利")
-    assert parsed.command == DieTemplate("通常戦闘ダイス", "ほっかいどう", None, 1, 5, 1)
+    assert parsed.command == DieTemplate(
+        "通常戦闘ダイス", "ほっかいどう", None, 1, 5, 1, options=((1, 1, "勝利"),)
+    )
     assert parsed.canonical == "【通常戦闘ダイス】基準『ほっかいどう』 dice1d5="
     blank = post("【戦闘方針ダイス】\n基準『』\ndice1d3=")
     assert blank.command.base is None and blank.canonical == "【戦闘方針ダイス】 dice1d3="
@@ -248,6 +258,38 @@ def test_a_template_renamed_as_the_page_allows_is_rolled(posted: str) -> None:
     new, answer = ASSISTED.apply(state, order(post(posted)), RecordedSource(default=RecordedDice([(3, 1)])))
     assert "【戦闘方針ダイス】\n基準『岩手』\ndice1d3=1 (1)" in text(answer) and "→ 正面" in text(answer)
     assert br.next_die(new).name == "通常戦闘ダイス"  # type: ignore[union-attr]
+
+
+def test_a_template_pasted_with_other_table_lines_is_rolled_on_the_rules_table_and_says_so() -> None:
+    """Seed 000's 使用ダイス一覧 「抜けてたり間違っている可能性もあるので要確認」: lines pasted under the
+    die that are not its table do not decide; the answer shows the table it used and says so."""
+    state, _ = ASSISTED.apply(
+        ASSISTED.initial_state(scenario()),
+        order(post("【都道府県選択ダイス】\ndice2d6=")),
+        RecordedSource(default=RecordedDice([(6, 3), (6, 5)])),
+    )
+    pasted = "【戦闘方針ダイス】\n基準『岩手』\ndice1d3=\n1.奇襲\n2.奇襲\n3.奇襲"
+    _, answer = ASSISTED.apply(state, order(post(pasted)), RecordedSource(default=RecordedDice([(3, 1)])))
+    body = text(answer)
+    assert "dice1d3=1 (1)\n1.正面\n2.正面\n3.奇襲\n→ 正面\n" + OTHER_TABLE in body
+    right = "【戦闘方針ダイス】\n基準『岩手』\ndice1d3=\n1.正面\n2.正面\n3.奇襲"
+    _, answer = ASSISTED.apply(state, order(post(right)), RecordedSource(default=RecordedDice([(3, 1)])))
+    assert OTHER_TABLE not in text(answer)
+
+
+def test_every_template_of_the_seeds_list_carries_its_own_table() -> None:
+    """The seed's templates pasted as they are never get the note: their lines are the tables'."""
+    seed = next(shared_path("seeds").glob("000_*")).read_text(encoding="utf-8")
+    listed = find_die_templates(seed[seed.index("使用ダイス一覧\n\nバトロワ内") :])
+    with_lines = [t for t in listed if t.options]
+    assert len(with_lines) == 13
+    for template in with_lines:
+        tables = [
+            t
+            for t in SEED_TABLES
+            if canonical_name(t.name) == canonical_name(template.table) and t.sides == template.sides
+        ]
+        assert any(t.spans == template.options for t in tables), template
 
 
 def test_a_group_table_with_the_wrong_plus_one_is_pointed_out() -> None:
