@@ -5,8 +5,10 @@ with a message that says where and why.
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -69,24 +71,99 @@ class GameConfig:
     )
 
 
+def _close(word: str, choices: Iterable[str]) -> str:
+    """「…」のことですか？ for a misspelt key or name, or "" when nothing is close."""
+    import difflib  # for a mistake's hint only
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return f"（「{close[0]}」のことですか？）" if close else ""
+
+
+# What each [[game]] item holds, for the message when a value is of the wrong kind.
+_GAME_STRINGS = ("id", "rules", "thread", "read", "title", "seed", "scenario")
+_GAME_FLAGS = ("dice", "open_table")
+_GAME_WORD_LISTS = ("cancel_words", "ready_words")
+# a poll every 0 seconds would hammer a real board; idle_after and rollover_at may be 0
+_GAME_NUMBERS = {"poll_seconds": False, "idle_seconds": False, "idle_after": True}
+# A trip as boards show it after ◆: 10 characters of crypt(3), 12 of base64(SHA-1) (8 on old boards).
+_TRIP = re.compile(r"[./0-9A-Za-z]{8,12}")
+_THREAD_SHAPES = (
+    "スレッドのURLは https://サーバー.5ch.net/test/read.cgi/板/1234567890/ や "
+    "https://jbbs.shitaraba.net/bbs/read.cgi/カテゴリ/番号/1234567890/ の形です"
+    "（板のトップページではなく、スレッドを開いたときのURL）"
+)
+
+
+def _check_values(table: dict, where: str) -> None:
+    """Each item's value is of its kind (a typo such as poll_seconds = "5" or gm_trips = "◆…" would
+    otherwise run a different game than the GM wrote)."""
+    for key in _GAME_STRINGS:
+        if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            raise ConfigError(f'{where}: {key} は文字列で書いてください（例: {key} = "…"）')
+    for key in _GAME_FLAGS:
+        if key in table and not isinstance(table[key], bool):
+            raise ConfigError(f"{where}: {key} は true か false です")
+    for key, zero_ok in _GAME_NUMBERS.items():
+        value = table.get(key, 1)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or value < 0
+            or (value == 0 and not zero_ok)
+        ):
+            least = " 0 以上の" if zero_ok else " 0 より大きい"
+            raise ConfigError(f"{where}: {key} は{least}秒数です（例: {key} = 5）")
+    rollover = table.get("rollover_at", 0)
+    if isinstance(rollover, bool) or not isinstance(rollover, int) or rollover < 0:
+        raise ConfigError(f"{where}: rollover_at は 0 以上の整数です（残りレス数。0 なら満杯になってから）")
+    for key in (*_GAME_WORD_LISTS, "gm_trips"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            example = '["◆SyRJNUqZWYMT"]' if key == "gm_trips" else '["…", "…"]'
+            raise ConfigError(f"{where}: {key} は文字列のリストで書いてください（例: {key} = {example}）")
+    for trip in table.get("gm_trips", []):
+        _check_trip(trip, where)
+
+
+def _check_trip(written: str, where: str) -> None:
+    """A gm_trips entry is a trip the board shows, never a key (a key in the file is a secret on disk,
+    and no post's trip would ever equal it: the GM could not steer the game)."""
+    trip = unicodedata.normalize("NFKC", written).strip().removeprefix("◆")
+    if "#" in trip:
+        from board.tripcode import name_and_trip  # for this mistake's message only
+
+        shown = name_and_trip(trip if trip.startswith("#") or "#" in trip else f"#{trip}")[1]
+        raise ConfigError(
+            f"{where}: gm_trips の「{written}」はトリップではなくキーです。"
+            f'キーは設定に書かず、トリップを書いてください: gm_trips = ["◆{shown}"]'
+        )
+    if not _TRIP.fullmatch(trip):
+        raise ConfigError(
+            f"{where}: gm_trips の「{written}」はトリップではありません"
+            "（◆のあとの10文字か12文字。threadgm trip 'GM#キー' で出ます）"
+        )
+
+
 def _check_game_table(table: dict, where: str, registry: Registry, thread_problem: ThreadCheck) -> None:
     missing = {"id", "rules", "thread"} - set(table)
     if missing:
         raise ConfigError(f"{where}: {', '.join(sorted(missing))} がありません")
-    unknown = set(table) - {f.name for f in fields(GameConfig)}
+    known = [f.name for f in fields(GameConfig)]
+    unknown = sorted(set(table) - set(known))
     if unknown:
-        raise ConfigError(f"{where}: 知らない項目があります: {', '.join(sorted(unknown))}")
+        hints = "、".join(f"{key}{_close(key, known)}" for key in unknown)
+        raise ConfigError(f"{where}: 知らない項目があります: {hints}")
+    _check_values(table, where)
     if table["rules"] not in registry:
         raise ConfigError(
-            f"{where}: rules = {table['rules']!r} はありません（使えるもの: {', '.join(registry.ids())}）"
+            f"{where}: rules = {table['rules']!r} はありません{_close(table['rules'], registry.ids())}"
+            f"（使えるもの: {', '.join(registry.ids())}）"
         )
     problem = thread_problem(str(table["thread"]))
     if problem:
-        raise ConfigError(f"{where}: {problem}")
+        raise ConfigError(f"{where}: {problem}。{_THREAD_SHAPES}")
     if table.get("read", "raw") not in ("raw", "html"):
         raise ConfigError(f"{where}: read は raw か html です")
-    if not isinstance(table.get("open_table", False), bool):
-        raise ConfigError(f"{where}: open_table は true か false です")
 
 
 def _game_config(
@@ -97,7 +174,9 @@ def _game_config(
     for key in ("gm_trips", "cancel_words", "ready_words"):
         if key in values:
             values[key] = tuple(values[key])
-    values["gm_trips"] = tuple(trip.strip().lstrip("◆") for trip in values.get("gm_trips", ()))
+    values["gm_trips"] = tuple(
+        unicodedata.normalize("NFKC", trip).strip().removeprefix("◆") for trip in values.get("gm_trips", ())
+    )
     if "scenario" in values:
         values["scenario"] = (base / values["scenario"]).resolve()
         if not values["scenario"].is_file():
@@ -161,23 +240,33 @@ def load_config(
     """The configuration file: the bot, and one game per [[game]] table, checked against `registry`;
     `thread_problem(url)` says why a URL is not a thread."""
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
+        data = tomllib.loads(read_text(path))  # UTF-8 with or without BOM, or Shift_JIS, as editors save
+    except OSError as error:
         raise ConfigError(f"{path}: 読めません ({error})") from error
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: TOML の書き方が正しくありません ({error})") from error
     bot_table = data.get("bot", {})
-    unknown = set(bot_table) - {f.name for f in fields(BotConfig)} | ({"web"} & set(bot_table))
+    if not isinstance(bot_table, dict):
+        raise ConfigError(f'{path}: [bot] は表にしてください（例: [bot] の下に name = "ダイス係#キー"）')
+    known = [f.name for f in fields(BotConfig) if f.name != "web"]
+    unknown = sorted(set(bot_table) - set(known))
     if unknown:
-        raise ConfigError(f"{path}: [bot] に知らない項目があります: {', '.join(sorted(unknown))}")
+        hints = "、".join(f"{key}{_close(key, known)}" for key in unknown)
+        raise ConfigError(f"{path}: [bot] に知らない項目があります: {hints}")
+    for key in ("name", "mail", "database", "user_agent"):
+        if key in bot_table and not isinstance(bot_table[key], str):
+            raise ConfigError(f'{path}: [bot] {key} は文字列で書いてください（例: {key} = "…"）')
     _check_pace(bot_table, path)
     bot = BotConfig(
         **{**bot_table, "database": Path(bot_table.get("database", BotConfig.database))},
         web=_web_config(data.get("web"), path),
     )
+    tables = data.get("game", [])
+    if not isinstance(tables, list) or not all(isinstance(table, dict) for table in tables):
+        raise ConfigError(f"{path}: ゲームは [[game]]（角かっこ二重）の表で書いてください")
     games = [
         _game_config(table, f"{path}: [[game]] {index} 番目", path.parent, registry, thread_problem)
-        for index, table in enumerate(data.get("game", []), start=1)
+        for index, table in enumerate(tables, start=1)
     ]
     if not games:
         raise ConfigError(f"{path}: [[game]] がひとつもありません")
