@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine.rules.naval import hexgrid
 from engine.rules.naval.grammar import NavalOrder
 from engine.rules.naval.state import (
+    CARRIER,
     CATEGORY_NAMES,
     FIGHTER,
     SEA_CONTROL,
@@ -49,8 +50,36 @@ def warning(
     else:
         why = None
     forced = _forced_a(state, unit, order, target, before)  # whether this order runs or not
+    if why is None and order.kind == "attack" and target is not None and not past_limit:
+        forced = forced or _forced_b(state, unit, target, before)
     own = f"このままなら無効：{why}" if why else past_limit
     return "。".join(filter(None, (forced, own))) or None
+
+
+def _escort(state: NavalState, carrier: Unit, before: list[tuple[str, str, str | None]]) -> str | None:
+    """A friendly sea-control unit in the carrier's sea area as things stand (forced defeat B), None
+    also when a move before this order may change who is there."""
+    if carrier.category != CARRIER or carrier.hex is None or _moved(carrier.id, before):
+        return None
+    escorts = sorted(
+        unit.id
+        for unit in state.units.values()
+        if unit.category == SEA_CONTROL and unit.island == carrier.island and unit.hex == carrier.hex
+    )
+    return next((e for e in escorts if not _moved(e, before)), None)
+
+
+def _forced_b(
+    state: NavalState, attacker: Unit, carrier: Unit, before: list[tuple[str, str, str | None]]
+) -> str | None:
+    """Forced defeat B as it stands: attacking a carrier whose own sea-control unit shares its hex."""
+    escort = _escort(state, carrier, before)
+    if escort is None:
+        return None
+    return (
+        f"このままなら強制敗戦B：空母{carrier.id}と同海域に友軍の制海ユニット{escort}がいるため、"
+        f"{attacker.id}の敗戦です（空母は敗戦しません）"
+    )
 
 
 def _canonical(ids: dict, order: NavalOrder) -> tuple[str, str, str | None]:
@@ -88,6 +117,13 @@ def _forced_a(
         what = f"交戦状態にない{target.id}への＜攻撃＞"
     else:
         return None
+    escort = _escort(state, unit, before) if order.kind == "move" else None
+    if escort is not None:  # A and B at once: B first (the page's ※)
+        return (
+            f"このままなら強制敗戦Bが優先：{unit.id}は先に入力された{attackers[0]}の＜攻撃＞の攻撃対象のため、"
+            f"この＜移動＞は無効で現海域から動けません（同海域に友軍の{escort}がいるため、"
+            f"攻撃した{attackers[0]}の敗戦）"
+        )
     return (
         f"このままなら強制敗戦A：{unit.id}は先に入力された{attackers[0]}の＜攻撃＞の攻撃対象のため、"
         f"この{what}は無効になり、その＜攻撃＞が有効なら{unit.id}の敗戦です"

@@ -120,6 +120,33 @@ def test_a_move_after_an_attack_on_the_unit_foretells_forced_defeat_a() -> None:
     )
 
 
+def test_an_attack_on_an_escorted_carrier_and_the_carriers_move_foretell_forced_defeat_b() -> None:
+    """強制敗戦B: 空母と同一の海域に、その空母の友軍である制海ユニットが存在しているときに、空母に対して＜攻撃＞
+    したとき; and the page's ※: A and B at once, B first — the carrier's ＜移動＞ is void, it stays."""
+    escorted = (
+        open_scenario("naval").replace('id = "ABC-DD-A-01"\nhex = [5, 3]', 'id = "ABC-DD-A-01"\nhex = [4, 4]')
+        + '\n[[units]]\nid = "XYZ-DD-X-02"\nhex = [4, 4]\nanti_air = 3\nanti_ship = 30\n'
+    )
+    game = PureGame("naval", escorted)
+    game.poll()
+    attack = _receipt(game, "＜攻撃＞XYZ-DD-X-02、ABC-CV-A-01")
+    move = _receipt(game, "＜移動＞ABC-CV-A-01、(4,5)")
+    report = "\n".join(posted(game.poll(minutes=62)))
+    game.close()
+    assert (
+        "（このままなら強制敗戦B：空母ABC-CV-A-01と同海域に友軍の制海ユニットABC-DD-A-01がいるため、"
+        in attack
+    )
+    assert "XYZ-DD-X-02の敗戦です（空母は敗戦しません）" in attack
+    assert (
+        "このままなら強制敗戦Bが優先：ABC-CV-A-01は先に入力されたXYZ-DD-X-02の＜攻撃＞の攻撃対象のため"
+        in move
+    )
+    assert "この＜移動＞は無効で現海域から動けません" in move
+    assert "→ XYZ-DD-X-02敗戦・消滅（ABC-CV-A-01勝利）" in report
+    assert "＜移動＞は無効（強制敗戦Bが優先、ABC-CV-A-01は現海域から動けない）" in report
+
+
 def test_an_attack_that_cannot_stand_foretells_no_forced_defeat() -> None:
     """Only a valid attack forces a defeat: after an attack out of range, a move is just a move."""
     game = PureGame("naval")
@@ -131,16 +158,17 @@ def test_an_attack_that_cannot_stand_foretells_no_forced_defeat() -> None:
 
 
 _UNITS = [
-    *("ABC-DD-A-01", "ABC-CV-A-01", "ABC-F-A-01", "ABC-F-A-02"),
-    *("XYZ-DD-X-01", "XYZ-DD-X-02", "XYZ-CV-X-01", "XYZ-F-X-01", "XYZ-F-X-02"),
+    *("ABC-DD-A-01", "ABC-DD-A-02", "ABC-CV-A-01", "ABC-F-A-01", "ABC-F-A-02"),
+    *("XYZ-DD-X-01", "XYZ-DD-X-02", "XYZ-DD-X-03", "XYZ-CV-X-01", "XYZ-F-X-01", "XYZ-F-X-02"),
 ]
 
 
 def _random_order(rng: random.Random) -> str:
     unit, other = rng.sample(_UNITS, 2)
     kind = rng.choice(["攻撃", "攻撃", "インターセプト", "移動", "退避", "撃沈"])
-    if kind == "撃沈":  # XYZ-DD-X-02 shares ABC-CV-A-01's hex: the carrier may sink, its fighters stranded
-        return "＜攻撃＞XYZ-DD-X-02、ABC-CV-A-01"
+    if kind == "撃沈":  # XYZ-DD-X-02 shares ABC-CV-A-01's hex: the carrier may sink, its fighters stranded;
+        # ABC-DD-A-02 shares XYZ-CV-X-01's, escorted by XYZ-DD-X-03 (forced defeat B) unless it moves
+        return rng.choice(["＜攻撃＞XYZ-DD-X-02、ABC-CV-A-01", "＜攻撃＞ABC-DD-A-02、XYZ-CV-X-01"])
     if kind == "移動":
         return f"＜移動＞{unit}、({rng.randint(3, 12)},{rng.randint(2, 5)})"
     if kind == "退避":
@@ -154,6 +182,8 @@ _SCENARIO = (
     + '\n[[units]]\nid = "ABC-F-A-02"\nbase = "ABC-CV-A-01"\nanti_air = 7\nanti_ship = 4\n'
     + '\n[[units]]\nid = "XYZ-F-X-02"\nbase = "XYZ-CV-X-01"\nanti_air = 7\nanti_ship = 4\n'
     + '\n[[units]]\nid = "XYZ-DD-X-02"\nhex = [4, 4]\nanti_air = 3\nanti_ship = 30\n'
+    + '\n[[units]]\nid = "ABC-DD-A-02"\nhex = [11, 4]\nanti_air = 3\nanti_ship = 30\n'
+    + '\n[[units]]\nid = "XYZ-DD-X-03"\nhex = [11, 4]\nanti_air = 3\nanti_ship = 5\n'
 )
 
 
@@ -192,6 +222,10 @@ def _borne_out(game: PureGame, rng: random.Random) -> None:
             expected = note.removeprefix("このままなら無効：").split("（")[0]
             other_reason = any(why in verdict for why in _EARLIER_REASONS)
             assert expected.replace("いません", "いない") in verdict or other_reason, (note, verdict)
+        if "このままなら強制敗戦B：" in note:
+            escort = re.search(r"友軍の制海ユニット(\S+?)がいるため", note)[1]
+            gone = f"{escort}消滅" in report or f"{escort}敗戦" in report
+            assert "強制敗戦B" in verdict or _void(verdict) or gone, (key, note, verdict)
         if "このままなら強制敗戦A" in note:
             unit, attacker = re.search(r"強制敗戦A：(\S+?)は先に入力された(\S+?)の＜攻撃＞", note).groups()
             attacks = [v for k, v in verdicts.items() if k[1] == f"＜攻撃＞{attacker}、{unit}"]
