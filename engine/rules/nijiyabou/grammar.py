@@ -197,6 +197,9 @@ def _area_line(
     kind = word if word in WORDS else None
     if kind is not None and len(areas) == 1:
         return _done(raw, _area_order(areas[0], kind, _tokens(rest)))
+    if word in _DIPLOMACY_ACTS and len(areas) == 1:  # `東京：同盟 大阪`: 外交 left out
+        shown = " ／ ".join(f"{areas[0]}：外交 {act}{tail}" for act in _DIPLOMACY_ACTS[word])
+        return Rejection(raw.strip(), f"読めませんでした。もしかして: {quoted(shown, 120)}")
     meant = kind or _near_word(word)
     if meant is None:
         if area_name(head) is None or key(head) not in _PLAIN_NAMES:
@@ -253,8 +256,23 @@ def _done(raw: str, parsed: Command | str) -> OrderText | Rejection:
     return OrderText(parsed, canonical(parsed))
 
 
+_DIPLOMACY_ACTS = {
+    ALLY: (ALLY,),
+    JOINT: (JOINT,),
+    DEMAND: (DEMAND,),
+    YIELD: (YIELD,),
+    "降伏": (DEMAND, YIELD),
+}
+# `足軽1,000` `足軽1000人` `月ノ美兎(足軽 3000)`: digit groups, a counter word, spaces in a unit's brackets.
+_GROUPED = regex.compile(r"(?<=[0-9]),(?=[0-9]{3}(?![0-9]))")
+_COUNTER = regex.compile(r"(?<=[0-9])人")
+_IN_BRACKETS = regex.compile(r"\(([^()]*)\)")
+
+
 def _tokens(text: str | None) -> list[str]:
-    return [part for token in _SPLIT.split(text or "") if token for part in _lots(token)]
+    text = _COUNTER.sub("", _GROUPED.sub("", text or ""))
+    text = _IN_BRACKETS.sub(lambda inside: "(" + "".join(inside[1].split()) + ")", text)
+    return [part for token in _SPLIT.split(text) if token for part in _lots(token)]
 
 
 def _lots(token: str) -> list[str]:
