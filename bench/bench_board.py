@@ -11,7 +11,8 @@ process (client and server both run in it: on a busy machine the CPU figure is t
   data directory, HTTP/1.1 keep-alive, TCP_NODELAY) answering the same conditional GET;
 - posting through bbs.cgi (after the cookie confirmation, samba off, a trip in the name), against a
   bare append-only WSGI app on the same waitress server (it reads the body, appends it to a file and
-  answers a one-line page): what the board's own work costs over the server's;
+  answers a one-line page): what the board's own work costs over the server's, for the record
+  (the client's CPU is in both figures, and most of the bare app's);
 - for the record (no peer): the differential read returning the last post (206), a full read, and
   posting into a board of 1,000 threads, where rewriting subject.txt is what a post costs;
 - posting, the board now against the board as it was when issue 30 was filed (commit `FILED`, whose
@@ -163,15 +164,15 @@ def _line(label: str, runs: list[tuple[float, float]], unit: str) -> tuple[float
 
 
 def _ratio(
-    label: str, ours: list[tuple[float, float]], peer: list[tuple[float, float]], target: float
+    label: str, ours: list[tuple[float, float]], peer: list[tuple[float, float]], target: float | None
 ) -> None:
     walls = [a[0] / b[0] for a, b in zip(ours, peer, strict=True)]
     cpus = [a[1] / b[1] for a, b in zip(ours, peer, strict=True)]
     wall, cpu = statistics.median(walls), statistics.median(cpus)
-    verdict = "met" if cpu >= target else "NOT met"
+    verdict = "" if target is None else f"   target ≥ {target}× CPU: {'met' if cpu >= target else 'NOT met'}"
     print(
         f"  {label:<42} {wall:5.2f}× wall ({min(walls):.2f}–{max(walls):.2f}), "
-        f"{cpu:5.2f}× CPU ({min(cpus):.2f}–{max(cpus):.2f})   target ≥ {target}× CPU: {verdict}"
+        f"{cpu:5.2f}× CPU ({min(cpus):.2f}–{max(cpus):.2f}){verdict}"
     )
 
 
@@ -237,7 +238,9 @@ def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds:
     _ratio("board / http.server", ours_304, peer_304, 0.8)
     _line("posting via bbs.cgi (with trip): board", ours_post, "posts")
     _line("  bare append-only app, same server", peer_post, "posts")
-    _ratio("board / bare app (issue 30 found 0.21×)", ours_post, peer_post, 0.42)
+    # For the record: the client's CPU is in both, and most of the bare app's. The posts target is
+    # measured against the board as filed, below.
+    _ratio("board / bare app (issue 30 found 0.21×)", ours_post, peer_post, None)
     _line("diff read, one new post (206)", [rates(READS, one_new_post)], "req")
     _line(f"full read (200, {size // 1024} KiB)", [rates(POSTS, full)], "req")
     _line(f"posting, board of {MANY_THREADS} threads", [rates(POSTS, post_many)], "posts")
