@@ -48,7 +48,7 @@ _TOKEN = re.compile(
 )
 _AMOUNT_WORDS = "ダメージ|回復|HP回復|MP消費|MP回復"
 _AMOUNT = re.compile(
-    rf"^(?P<word>{_AMOUNT_WORDS})(?:\s+(?P<target>[^0-9\s]\S*))?\s*(?P<amount>[0-9]{{1,4}})$"
+    rf"^(?P<word>{_AMOUNT_WORDS})(?:\s+(?P<target>[^0-9\s]\S*))?\s*(?P<amount>[0-9]{{1,4}})(?:点|ポイント)?$"
 )
 _AMOUNT_START = re.compile(rf"^(?:{_AMOUNT_WORDS})(?:\s|$)")
 _BP = re.compile(rf"^(?P<use>{'|'.join(BP_USES)}|BP消費\s*(?P<cost>[0-9]{{1,2}}))(?P<rest>(?:\s+\S+)*)\s*$")
@@ -226,11 +226,15 @@ def _parse(text: str, *, named: bool, polite: bool) -> Command | None:
     """`text` as a command. A name before it (`名前:` or `名前 `) is read once and a polite ending once
     (`named`, `polite`), so that a line of many names or endings is read in a few steps, never one
     step a word."""
-    if named and (head := _ACTOR.match(text)) is not None and not text.startswith(("http", ">")):
+    if (head := _ACTOR.match(text)) is not None and head["actor"] in _COMMAND_HEADS:
+        text = f"{head['actor']} {head['rest'].strip()}"  # `判定：肉体` `シーン：ドラマ`: a colon for a space
+    elif named and head is not None and not text.startswith(("http", ">")):
         found = _parse(head["rest"].strip(), named=False, polite=polite)
         if found is not None:
             return replace(found, actor=head["actor"])
     text = text.rstrip("。.!?")  # `チャンスメイク！` `状況？`
+    if (call := _CALLED.match(text)) is not None and call["word"] in _COMMAND_HEADS:
+        text = f"{call['word']} {call['args']}".strip()  # `チャンスメイク(ユイ)`
     for reader in (_check, _opposed, _bp, _amount, _words):
         found = reader(text, None)
         if found is not None:
@@ -281,6 +285,20 @@ _HANDOUT_NEAR = {
 }
 _SPELT_CHECK = re.compile(rf"^(?P<stat>{_STAT})(?:はんてい|ハンテイ|の判定|判定する)$")
 _KNOWN = (*PLAYER_WORDS, *ALIASES, *BP_USES, *GM_WORDS, *(f"{stat}判定" for stat in BASE_STATS))
+_COMMAND_HEADS = frozenset(
+    (
+        *PLAYER_WORDS,
+        *ALIASES,
+        *BP_USES,
+        *GM_WORDS,
+        "判定",
+        "対決",
+        "対決判定",
+        "BP消費",
+        *_AMOUNT_WORDS.split("|"),
+    )
+)
+_CALLED = re.compile(r"^(?P<word>[^\s(]+)\((?P<args>[^()]*)\)$")
 
 
 def _form(word: str, args: list[str]) -> str:

@@ -291,6 +291,13 @@ def test_a_command_word_written_another_way_is_answered_with_the_form_meant() ->
     assert parse_command("絶対回避します") == parse_command("絶対回避")
     assert parse_command("アキラ 肉体判定") == parse_command("アキラ: 肉体判定")
     assert parse_command("アキラ 肉体判定+2") == parse_command("アキラ: 肉体判定+2")
+    # a colon or brackets after the command word, a counter after the number
+    assert parse_command("判定：肉体") == parse_command("判定 肉体")
+    assert parse_command("シーン：ドラマ") == parse_command("シーン ドラマ")
+    assert parse_command("感情ロール：ユイ") == parse_command("感情ロール ユイ")
+    assert parse_command("チャンスメイク(ユイ)") == parse_command("チャンスメイク ユイ")
+    assert parse_command("ダメージ ユイ 8点") == parse_command("ダメージ ユイ 8")
+    assert parse_command("ユイ(かわいい)") is None
 
 
 def test_a_bracketed_stat_that_is_none_is_answered() -> None:
