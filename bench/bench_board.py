@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from bench.board_peer import ROOT, PeerBoard, board_at
@@ -246,15 +247,25 @@ def _measure(setup: _Setup, board: Client, stdlib: Client, bare: Client, rounds:
     _line(f"posting, board of {MANY_THREADS} threads", [rates(POSTS, post_many)], "posts")
 
 
-def _post_rounds(board: PeerBoard, client: Client) -> tuple[float, float, float, float]:
-    """One round of POSTS posts into a fresh thread: posts per wall second, the server's and the
-    client's CPU seconds per post, and the server's system (kernel) seconds in the round."""
+class _Round(NamedTuple):
+    """One round of posts: posts per wall second, and per post the server process's CPU seconds,
+    the kernel's part of them, and the client's."""
+
+    wall: float
+    server: float
+    kernel: float
+    client: float
+
+
+def _post_rounds(board: PeerBoard, client: Client) -> _Round:
+    """POSTS posts into a fresh thread."""
     body = form_body({**FORM, "key": board.new_thread()})
-    system = board.times()[1]
+    kernel = board.times()[1]
     server, started = board.cpu(), time.process_time()
     wall = repeated(POSTS, lambda: client.post(body))
     mine = time.process_time() - started
-    return wall, (board.cpu() - server) / POSTS, mine / POSTS, board.times()[1] - system
+    server = board.cpu() - server
+    return _Round(wall, server / POSTS, (board.times()[1] - kernel) / POSTS, mine / POSTS)
 
 
 def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> None:
@@ -263,7 +274,7 @@ def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> N
         f"board as filed ({filed})": PeerBoard(checkout, tmp / "filed-data"),
     }
     clients = {label: Client(board.port) for label, board in sides.items()}
-    runs: dict[str, list[tuple[float, ...]]] = {label: [] for label in sides}
+    runs: dict[str, list[_Round]] = {label: [] for label in sides}
     try:
         for turn in range(rounds):  # alternating, and which goes first alternates too
             for label in list(sides)[:: 1 if turn % 2 == 0 else -1]:
@@ -274,26 +285,27 @@ def _against_filing_day(tmp: Path, filed: str, checkout: Path, rounds: int) -> N
             board.close()
     print("posting via bbs.cgi, each board in its own process, the same client (in this one):")
     for label, rows in runs.items():
-        wall = statistics.median(row[0] for row in rows)
-        server = statistics.median(row[1] for row in rows)
-        both = statistics.median(row[1] + row[2] for row in rows)
-        system = sum(row[3] for row in rows) / (len(rows) * POSTS)  # clock ticks: summed over rounds
+        wall = statistics.median(row.wall for row in rows)
+        server = statistics.median(row.server for row in rows)
+        kernel = statistics.median(row.kernel for row in rows)
+        both = statistics.median(row.server + row.client for row in rows)
         print(
             f"  {label:<42} {wall:6.0f} posts/s  server {server * 1e6:5.0f} µs/post "
-            f"({1 / server:5.0f} per CPU-s; {system * 1e6:4.0f} µs of it in the kernel), "
+            f"({1 / server:5.0f} per CPU-s; {kernel * 1e6:4.0f} µs of it in the kernel), "
             f"with the client {both * 1e6:5.0f} µs"
         )
     now, then = runs.values()
 
-    def ratio(of: Callable[[tuple[float, ...]], float]) -> str:
+    def ratio(of: Callable[[_Round], float]) -> str:
         pairs = [of(b) / of(a) for a, b in zip(now, then, strict=True)]
         return f"{statistics.median(pairs):4.2f}× ({min(pairs):.2f}–{max(pairs):.2f})"
 
-    server_pairs = [b[1] / a[1] for a, b in zip(now, then, strict=True)]
+    server_pairs = [b.server / a.server for a, b in zip(now, then, strict=True)]
     verdict = "met" if statistics.median(server_pairs) >= 2 else "NOT met"
     print(
-        f"  now / as filed: server CPU {ratio(lambda r: r[1])}, with the client "
-        f"{ratio(lambda r: r[1] + r[2])}, wall {ratio(lambda r: 1 / r[0])}   "
+        f"  now / as filed: server CPU {ratio(lambda r: r.server)}, its user space "
+        f"{ratio(lambda r: r.server - r.kernel)}, with the client "
+        f"{ratio(lambda r: r.server + r.client)}, wall {ratio(lambda r: 1 / r.wall)}   "
         f"target ≥ 2× (server CPU): {verdict}"
     )
 

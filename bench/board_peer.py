@@ -10,6 +10,7 @@ answers one line on stdout for each line on stdin:
 
     thread   opens a new thread (through that checkout's own board-admin code); its key
     cpu      this process's CPU seconds so far (every thread of it: waitress's loop and workers)
+    times    its user and system (kernel) CPU seconds so far
 
 and stops at the end of stdin. Run from a file path, not `-m`, so nothing of the calling checkout is
 on sys.path before CHECKOUT. Under valgrind (`callgrind=True`) the bench asks callgrind for a dump
@@ -19,8 +20,8 @@ before and after the posts it counts, so the instructions of exactly those posts
 from __future__ import annotations
 
 import io
-import os
 import re
+import resource
 import subprocess
 import sys
 import tarfile
@@ -45,8 +46,8 @@ def serve(checkout: str, data: str) -> None:
             elif command.strip() == "cpu":
                 answer = repr(time.process_time())
             elif command.strip() == "times":
-                times = os.times()
-                answer = f"{times.user!r} {times.system!r}"
+                used = resource.getrusage(resource.RUSAGE_SELF)  # microseconds, not clock ticks
+                answer = f"{used.ru_utime!r} {used.ru_stime!r}"
             else:
                 answer = f"unknown command {command.strip()!r}"
             print(answer, flush=True)
@@ -96,7 +97,7 @@ class PeerBoard:
         return float(self._ask("cpu"))
 
     def times(self) -> tuple[float, float]:
-        """User and system CPU seconds so far (in clock ticks: for long stretches only)."""
+        """User and system CPU seconds so far."""
         user, system = self._ask("times").split()
         return float(user), float(system)
 
