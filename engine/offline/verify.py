@@ -66,6 +66,9 @@ class Verification:
     matched: int = 0
     problems: list[str] = field(default_factory=list)  # a mismatch, a wrong key: the bot cannot be trusted
     notes: list[str] = field(default_factory=list)  # not checkable yet, or worth knowing
+    # what the thread should hold and does not (a period's report, the hash a key was committed by):
+    # nothing there contradicts the bot, but those results cannot be vouched for
+    unverified: list[str] = field(default_factory=list)
     bot_trips: tuple[str, ...] = ()
     game: str | None = None  # the NAME of the opening of a game with periods
     periods_checked: int = 0  # period reports the ruleset recomputed from their keys
@@ -119,12 +122,20 @@ class Verification:
             lines.append("再計算できる回答はありませんでした")
         lines += [
             *(f"問題: {text}" for text in self.problems),
+            *(f"確かめられません: {text}" for text in self.unverified),
             *(f"注意: {text}" for text in self.notes),
         ]
         if self.nothing_checked:
             lines.append("結果: 確かめられるものがありませんでした（一致とも不一致とも言えません）")
+        elif not self.ok:
+            lines.append("結果: 一致しないものがあります")
+        elif self.unverified:
+            lines.append(
+                "結果: 確かめたものはすべて一致しましたが、スレに欠けているものがあり、その分は確かめられません"
+                "（「確かめられません」の行）"
+            )
         else:
-            lines.append("結果: すべて一致しました" if self.ok else "結果: 一致しないものがあります")
+            lines.append("結果: すべて一致しました")
         return "\n".join(lines)
 
 
@@ -289,7 +300,7 @@ def verify_thread(
     for day, (key, where) in sorted(parts.keys.items()):
         published = parts.hashes.get(day)
         if published is None:
-            result.notes.append(f"{day} の鍵は >>{where} で公開されましたが、事前のハッシュがありません")
+            result.unverified.append(f"{day} の鍵は >>{where} で公開されましたが、事前のハッシュがありません")
             continue
         result.keys_checked += 1
         if hashlib.sha256(key).hexdigest() != published[0]:
@@ -529,11 +540,12 @@ def _check_periods(
     result.game = parts.game
     # a game named on the command line (`--rules`) is used even when no opening names it
     ruleset = rules(parts.game or "") if rules is not None else None
+    result.unverified += _missing_periods(parts)
     recomputed, notes_before = False, len(result.notes)
     for report in parts.reports:
         label = f"ピリオド{report.period} (>>{report.post})"
         if report.key is None:
-            result.notes.append(f"{label} の更新に鍵が見つかりません")
+            result.unverified.append(f"{label} の更新に鍵が見つかりません")
             continue
         _check_period_key(report, label, parts, result)
         result_read = ruleset.read_period(report.lines) if isinstance(ruleset, VerifiesPeriods) else None
@@ -551,6 +563,19 @@ def _check_periods(
         result.notes.insert(notes_before, _not_recomputed(parts.game, ruleset, rules is not None))
 
 
+def _missing_periods(parts: _PeriodParts) -> list[str]:
+    """The periods between the first and the last report that have none in the thread (a post taken
+    out): from period 1 when the thread holds the opening, else from its first report (a later part
+    of a game that rolled over from an earlier thread)."""
+    seen = {report.period for report in parts.reports}
+    first = 1 if parts.game is not None else min(seen)
+    return [
+        f"ピリオド{period} の更新（【ピリオド{period} 更新】）がスレにありません（削除されたか、書き込まれていません）"
+        for period in range(first, max(seen))
+        if period not in seen
+    ]
+
+
 def _not_recomputed(game: str | None, ruleset: Ruleset | None, looked_up: bool) -> str:
     """Why no period was recomputed, and what to give when something is missing (`looked_up`: the
     games were there to look the opening's name up in)."""
@@ -566,7 +591,7 @@ def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, re
     assert report.key is not None
     published = parts.hashes.get(report.period)
     if published is None:
-        result.notes.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
+        result.unverified.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
         return
     result.keys_checked += 1
     if hashlib.sha256(report.key).hexdigest() != published[0]:

@@ -161,8 +161,11 @@ def test_a_key_without_an_earlier_hash_and_a_report_without_its_key_are_noted() 
     number = thread.bot(cut)
     result = thread.verify(Rules(), trips=[BOT])
     assert result.ok
-    assert "ピリオド1 (>>2) の鍵は公開されましたが、事前のハッシュがありません" in result.notes
-    assert f"ピリオド2 (>>{number}) の更新に鍵が見つかりません" in result.notes
+    assert "ピリオド1 (>>2) の鍵は公開されましたが、事前のハッシュがありません" in result.unverified
+    assert f"ピリオド2 (>>{number}) の更新に鍵が見つかりません" in result.unverified
+    assert result.summary().endswith(
+        "結果: 確かめられるものがありませんでした（一致とも不一致とも言えません）"
+    )
 
 
 def test_the_answer_to_a_gm_command_is_not_taken_for_a_dice_answer() -> None:
@@ -183,3 +186,26 @@ def test_a_mismatch_that_may_be_a_game_step_names_the_game_to_verify_it_with() -
 
     assert "--rules dystopia" in _step_hint(REGISTRY, "肉体判定")
     assert _step_hint(REGISTRY, "2D6 こんにちは") == ""
+
+
+def test_a_period_report_taken_out_of_the_thread_is_named_and_never_passed_as_all_matching() -> None:
+    thread = Thread()
+    thread.bot_report(resolution(1))
+    thread.add("2の更新は削除されました")  # the report of period 2 is gone from the thread
+    thread.bot_report(resolution(3))
+    result = thread.verify(Rules())
+    assert result.ok and (result.periods_checked, result.periods_matched) == (2, 2)
+    assert result.unverified[0] == (
+        "ピリオド2 の更新（【ピリオド2 更新】）がスレにありません（削除されたか、書き込まれていません）"
+    )
+    summary = result.summary()
+    assert "結果: すべて一致しました" not in summary
+    assert summary.endswith("その分は確かめられません（「確かめられません」の行）")
+
+
+def test_a_later_part_of_a_game_starts_at_its_first_report_with_nothing_missing() -> None:
+    thread = Thread(opening=False)  # the game rolled over: periods 1-3 are in the earlier thread
+    thread.bot_report(resolution(4))
+    thread.bot_report(resolution(5))
+    result = thread.verify(Rules(), trips=[BOT])
+    assert not any("がスレにありません" in text for text in result.unverified)
