@@ -51,6 +51,7 @@ class PostReading:
     ready: bool = False  # the post holds the ready word
     ready_refused: bool = False  # ...and a refused line too: the period is not closed early on it
     ready_ignored: bool = False  # ...from a writer who speaks for none of the period's players
+    nothing_cancelled: bool = False  # the cancel word, with no order of the writer's to withdraw
     unread: str = ""  # why the post was not read to its end (its budget), for the receipt
 
 
@@ -145,6 +146,8 @@ def receipt(
         suffix = f"（ピリオド{period_of[post]}分）" if later else ""
         if reading.cancelled:
             accepted.append(line(anchor(post), f" 取消: ピリオド{period_of[post]}の命令を取り消しました"))
+        if reading.nothing_cancelled:
+            accepted.append(line(anchor(post), f" 取消: ピリオド{period_of[post]}に取り消す命令はありません"))
         for order in reading.orders:
             if order.accepted:
                 note = f"（{order.note}）" if order.note else ""

@@ -335,9 +335,15 @@ def _take(
     elif period == current:
         reading = replace(reading, orders=tuple(_checked(game, state, o) for o in reading.orders))
     if reading.cancelled:
-        for order in game.book.orders(period, ["accepted"]):
-            if order.author == post.author and order.post < post.number:
-                game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
+        mine = [
+            order
+            for order in game.book.orders(period, ["accepted"])
+            if order.author == post.author and order.post < post.number
+        ]
+        for order in mine:
+            game.book.set_order_status(order, "cancelled", f">>{post.number} 取消")
+        if not mine:  # the receipt says what was done: nothing
+            reading = replace(reading, cancelled=False, nothing_cancelled=True)
     if period == current:  # the receipt's word is a promise about the state the order meets
         reading = replace(reading, orders=_remarked(game, state, period, reading.orders))
     if reading.ready and (reading.unread or not all(order.accepted for order in reading.orders)):

@@ -51,3 +51,20 @@ def test_a_strangers_ready_is_said_not_to_count_and_does_not_end_the_season() ->
         assert f">>{ready.number} 準備完了" in text and "数えるのは" not in text
     finally:
         game.close()
+
+
+def test_a_cancel_with_nothing_to_cancel_says_so() -> None:
+    """取消 withdraws the writer's own orders of the season; a writer with none (a stranger, or one whose
+    orders are all refused) is told there was nothing, not that orders were withdrawn."""
+    game = PureGame("nijiyabou")
+    try:
+        game.poll([])
+        stranger = game.post("取消", "通りすがり", "STRANGER03")
+        claim = game.post("参加 月ノ美兎", *ALICE)
+        receipt = "\n".join(posted(game.poll([stranger, claim], minutes=1)))
+        assert f">>{stranger.number} 取消: ピリオド1に取り消す命令はありません" in receipt
+        cancel = game.post("取消", *ALICE)
+        receipt = "\n".join(posted(game.poll([cancel], minutes=1)))
+        assert f">>{cancel.number} 取消: ピリオド1の命令を取り消しました" in receipt
+    finally:
+        game.close()
