@@ -14,7 +14,15 @@ from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
 from bot.thread_bot import ThreadBot, thread_url_problem
 from engine import config
-from engine.config import BotConfig, ConfigError, GameConfig, bot_warning, start_problem, untripped_seats
+from engine.config import (
+    BotConfig,
+    ConfigError,
+    GameConfig,
+    bot_warning,
+    start_problem,
+    unplayable_seats,
+    untripped_seats,
+)
 from engine.referee import GameSetup
 from engine.ruleset import ImmediateRuleset, Registry
 from scraper.fetch import USER_AGENT, make_session
@@ -87,14 +95,22 @@ def _run(registry: Registry) -> click.Command:
         if (warning := bot_warning(bot)) is not None:
             log.warning("%s: %s", config, warning)
         try:
+            # the database's folder (var/ by default) exists on a machine that ran a local board only
+            private_directory(bot.database.parent)
             runner = Runner(bot, games, registry)
         except (ConfigError, AlreadyRunning) as error:  # a scenario it cannot read; a second process
             raise click.ClickException(str(error)) from error
-        except OSError as error:  # the game page's port ([web]) is taken
-            port = bot.web.port if bot.web else "?"
-            raise click.ClickException(
-                f"{config}: [web] のポート {port} を開けません（{error}）。port で別の番号を指定してください"
+        except OSError as error:
+            if error.filename is not None or bot.web is None:  # the database, its folder, its lock
+                raise click.ClickException(
+                    f"{config}: [bot] database = {str(bot.database)!r} を開けません（{error}）"
+                ) from error
+            raise click.ClickException(  # the game page's port ([web]) is taken
+                f"{config}: [web] のポート {bot.web.port} を開けません（{error}）。port で別の番号を指定してください"
             ) from error
+        unplayable = [problem for thread_bot in runner.bots if (problem := _unplayable(thread_bot.setup))]
+        if unplayable:  # before any post: the GM fixes the scenario and starts again, nothing lost
+            raise click.ClickException(f"{config}: " + "\n".join(unplayable))
         for thread_bot in runner.bots:
             game = thread_bot.game
             log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)
@@ -103,6 +119,19 @@ def _run(registry: Registry) -> click.Command:
         log.info("stopped")
 
     return run_command
+
+
+def _unplayable(setup: GameSetup) -> str | None:
+    """Why a game would start with seats nobody can play (a trip in its scenario no board makes)."""
+    ruleset = setup.ruleset
+    found = unplayable_seats(ruleset, ruleset.initial_state(setup.scenario))
+    if not found:
+        return None
+    return (
+        f"{setup.id}: シナリオにトリップではないものがあるため始めません（そのままでは誰もその席で命令できません）: "
+        + "、".join(found)
+        + "。threadgm trip '名前#キー' が出した ◆トリップ に書き換えてください"
+    )
 
 
 def _warn_untripped(setup: GameSetup) -> None:

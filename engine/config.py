@@ -392,3 +392,19 @@ def untripped_seats(ruleset: Ruleset, state: object) -> list[str]:
             if bare:
                 found.append(f"{what}は名前だけで出せます（トリップなし: {'、'.join(bare)}）")
     return found
+
+
+def unplayable_seats(ruleset: Ruleset, state: object) -> list[str]:
+    """The owners written with a trip no board makes — the template's 「◆ここに…」 left as it was, a
+    key where the trip belongs — by seat (Japanese, for the refusal at start): nobody can ever act
+    as them, so a seat of theirs alone could never be played."""
+    found = []
+    for thing in seats_of(ruleset, state):
+        owners = ruleset.owners(state, thing)
+        if owners is ANYONE:
+            continue
+        for owner in owners:
+            _, mark, trip = unicodedata.normalize("NFKC", owner).partition("◆")
+            if mark and not _TRIP.fullmatch(trip.strip()):
+                found.append(f"「{thing}」の {owner}")
+    return found

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from board.tripcode import name_and_trip
-from engine.config import GameConfig, bot_warning, start_problem, untripped_seats
+from engine.config import GameConfig, bot_warning, start_problem, unplayable_seats, untripped_seats
 from engine.rules import REGISTRY
 from scheduler import BotConfig, main
 
@@ -95,3 +95,42 @@ def test_new_asks_for_the_gm_key_at_a_terminal(tmp_path: Path, monkeypatch: pyte
     assert "GMのキー" in result.output
     data = tomllib.loads((tmp_path / "a" / "threadgm.toml").read_text("utf-8"))
     assert data["game"][0]["gm_trips"] == ["◆" + name_and_trip("#threadgm-test-key")[1]]
+
+
+@pytest.mark.parametrize("game", ["naval", "dh"])
+def test_a_scenario_whose_placeholder_trips_were_left_as_new_wrote_them_does_not_start(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README says: edit the scenario's players first. A GM who forgot is told at `run`, before
+    the bot posts anything, instead of an opening nobody can order in. (Run where no var/ exists, as
+    on a machine that never ran the local board: the database's folder is made.)"""
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(
+        main, ["new", game, str(tmp_path / "a"), "--thread", URL, "--gm", "#threadgm-test-key"]
+    )
+    assert made.exit_code == 0, made.output
+    ran = CliRunner().invoke(main, ["run", str(tmp_path / "a" / "threadgm.toml")])
+    assert ran.exit_code == 1
+    assert "シナリオにトリップではないものがあるため始めません" in ran.output
+    assert "◆ここに" in ran.output and "threadgm trip '名前#キー'" in ran.output
+
+
+def test_owners_written_with_real_trips_or_bare_names_are_playable() -> None:
+    ruleset = REGISTRY.get("guess")
+    state = ruleset.initial_state({"players": ["アリス", "ボブ◆SyRJNUqZWYMT", "キャロル◆２Ｔ60kJhv4E"]})
+    assert unplayable_seats(ruleset, state) == []
+    state = ruleset.initial_state({"players": ["ボブ◆#bobkey"]})
+    assert unplayable_seats(ruleset, state) == ["「ボブ◆#bobkey」の ボブ◆#bobkey"]
+
+
+def test_a_database_that_cannot_be_made_is_named_not_taken_for_the_game_pages_port(tmp_path: Path) -> None:
+    _new(tmp_path, "a", "--gm", "#threadgm-test-key")
+    path = tmp_path / "a" / "threadgm.toml"
+    (tmp_path / "file").write_text("", "utf-8")
+    text = path.read_text("utf-8").replace(
+        'database = "var/guess.sqlite"', f'database = "{tmp_path}/file/x.sqlite"'
+    )
+    path.write_text(text, "utf-8")
+    ran = CliRunner().invoke(main, ["run", str(path)])
+    assert ran.exit_code == 1
+    assert "[bot] database =" in ran.output and "を開けません" in ran.output and "[web]" not in ran.output
