@@ -22,7 +22,7 @@ from engine.ruleset import AnnotatesReceipts, ImmediateRuleset, Order, ReadsWith
 from parser.bbs_dice import is_quote
 from parser.gm import find_gm_commands
 from parser.gm_words import FULL_HELP_WORDS, HELP_WORDS, find_words, is_word
-from store.records import PeriodRecord, ResolutionRecord
+from store.records import LogRecord, PeriodRecord, ResolutionRecord
 
 
 def read_posts(game: Game, posts: Sequence[PostView]) -> str | None:
@@ -139,17 +139,12 @@ def _help(game: Game, post: PostView) -> Report | None:
     if not full and not find_words(post.body, HELP_WORDS):
         return None
     period = game.current_period()
-    asked = [
-        e
-        for e in game.book.log_entries(["help", "help_full"])
-        if e.period == period and e.thread_id == game.thread.id
-    ]
     ruleset = game.ruleset
-    given = next((e for e in asked if e.kind == "help_full"), None)
+    given = next(iter(_answered(game, "help_full", period)), None)
     if full and given is None:
         game.book.log("help_full", {"writer": post.writer}, game.now, **game.where(post, period))
         return report(*(line(text) for text in ruleset.HELP.strip().split("\n")), reply_to=(post.number,))
-    short = [e for e in asked if e.kind == "help"]
+    short = _answered(game, "help", period)
     mine = any(e.author == post.author or e.args.get("writer") == post.writer for e in short)
     if mine or len(short) >= MAX_HELP_ANSWERS:
         return None  # a flood of ヘルプ gets a few answers a period
@@ -165,6 +160,11 @@ def _help(game: Game, post: PostView) -> Report | None:
         where,
         reply_to=(post.number,),
     )
+
+
+def _answered(game: Game, kind: str, period: int) -> list[LogRecord]:
+    """The answers of this kind ("help", "help_full") given in this thread this period."""
+    return [e for e in game.book.log_entries([kind]) if e.period == period and e.thread_id == game.thread.id]
 
 
 def _batch_id(game: Game, handled: list[int], disclosure: Disclosure) -> str:

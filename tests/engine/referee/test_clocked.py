@@ -62,7 +62,7 @@ def test_the_late_are_reminded_by_name_once_per_reminder() -> None:
     assert referee.next_event(game.setup, THREAD, game.store, game.now) == START.replace(minute=30)
     first = game.poll([game.post("＜予想＞40", "アリス")], minutes=31)
     reminder = "【締切のお知らせ ピリオド1】\n締切は 12/01 21:00 です\nまだ命令がない人: ボブ"
-    assert posted(first)[1:] == [reminder]
+    assert posted(first)[1:] == [reminder] and kinds(first)[1:] == ["reminder"]
     assert [o.base for o in first.changes if isinstance(o, Outgoing)][1:] == [
         "guess/P1/remind/2026-12-01T20:30:00+09:00"
     ]

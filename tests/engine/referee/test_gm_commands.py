@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine.referee import PostView
 from engine.referee.ledger import Outgoing
+from engine.report import Report, line, report
 from engine.rules import REGISTRY
 from store.changes import Log
 from tests.referee_harness import GM_TRIP, THREAD, PureGame, posted
@@ -363,3 +364,28 @@ def test_a_stranger_is_told_again_in_the_next_period() -> None:
     game.poll([game.post("停止", "ボブ")], minutes=1)
     game.poll(minutes=65)  # period 1 resolved
     assert posted(game.poll([game.post("停止", "ボブ")], minutes=1)) == [f">>3\n{REFUSED}"]
+
+
+def test_a_stranger_who_asked_for_help_or_the_status_is_still_told_their_commands_are_refused() -> None:
+    game = guess()
+    game.poll([game.post("ヘルプ", "ボブ"), game.post("状態", "アリス")], minutes=1)
+    refused = posted(game.poll([game.post("停止", "ボブ"), game.post("停止", "アリス")], minutes=1))
+    assert refused == [f">>4\n{REFUSED}\n\n>>5\n{REFUSED}"]
+
+
+class _Counting(type(REGISTRY.get("guess"))):  # type: ignore[misc]
+    """The guess game whose 状態 during a period counts the guesses it is handed."""
+
+    def period_status(self, state: object, orders: list) -> Report:
+        return report(line(f"今回の予想 {len(orders)}件"))
+
+
+def test_status_hands_the_game_this_periods_orders_only() -> None:
+    game = PureGame("guess", SCENARIO, ruleset=_Counting())
+    game.setup = replace(game.setup, dice=False)
+    game.poll()
+    game.poll([game.post("＜予想＞40", "アリス"), game.post("＜予想＞41", "ボブ")], minutes=5)
+    game.poll(minutes=60)  # period 1 resolved
+    game.poll([game.post("＜予想＞42", "アリス")], minutes=1)
+    shown = posted(game.poll([game.post("状態", *GM)], minutes=1))
+    assert shown == [">>5\n【GM】ピリオド2・締切 12/01 22:00・未提出: ボブ\n今回の予想 1件"]

@@ -205,3 +205,16 @@ def test_each_posts_dice_are_its_own_and_a_secret_roll_is_committed_by_its_own_k
         f"シークレット2-0 鍵のハッシュ(SHA-256): {keys.commitment(secret)}",
         ">>3\n(2D6) ＞ 5[4,1] ＞ 5",
     ]
+
+
+def test_the_full_rules_are_posted_line_by_line_within_the_boards_line_limit() -> None:
+    from poster.markup import PostLimits, render_posts
+
+    game = guess()
+    decided = game.poll([game.post("ヘルプ全文", "a")], minutes=1)
+    (answer,) = [c for c in decided.changes if isinstance(c, Outgoing)]
+    rules = game.setup.ruleset.HELP.strip().split("\n")
+    texts = render_posts(list(answer.reports), PostLimits(lines=4))
+    assert all(len(text.split("\n")) <= 4 for text in texts)  # what a board with 4 lines a post takes
+    body = [row for text in texts for row in text.split("\n") if not row.startswith(">>2")]
+    assert body == rules

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.referee import PostView
 from engine.referee.isolation import INTERNAL_ERROR
 from engine.rules import REGISTRY
 from engine.ruleset import AnnotatesReceipts
@@ -111,3 +112,24 @@ def test_a_refused_order_is_not_one_the_rules_weigh_later_orders_against() -> No
     game.poll([game.post("＜予想＞50", "デイブ")], minutes=5)  # no player: refused
     receipt = posted(game.poll([game.post("＜予想＞50", "ボブ")], minutes=1))
     assert receipt == ["【受付 ピリオド1（締切 12/01 21:00）】\n>>3 ＜予想＞50"]
+
+
+def test_a_game_reading_with_its_own_names_answers_a_near_miss_and_refuses_a_second_line() -> None:
+    """DH reads a line with the running state (ReadsWithState): a line that names a character in words
+    the grammar does not take is answered with the nearest form, not taken for chat; and it weighs each
+    line against the period's earlier ones (AnnotatesReceipts) with that state: a second, different
+    line for one character is refused with how to correct it. A post the board gave no date is read."""
+    game = PureGame("dh")
+    game.poll()
+    posts = [
+        game.post("会長 C5へ向かう", "アリス"),
+        game.post("会長 C2移動", "アリス"),
+        game.post("会長 C3移動", "ボブ"),
+    ]
+    game.number += 1
+    dateless = PostView(game.number, "カレン", None, None, "会計 D2移動")
+    assert posted(game.poll([*posts, dateless], minutes=1)) == [
+        "【受付 ピリオド1（締切 12/01 21:00）】\n>>3 会長 C2移動 待機\n>>5 会計 D2移動 待機\n受け付けられなかった命令:\n"
+        ">>2 会長 C5へ向かう → 読めませんでした。もしかして: 会長 C5移動\n"
+        ">>4 会長 C3移動 → 会長には>>3の行があり、2行目の違う行動は無効です（直すときは「>>3 会長 C3移動」と番号を付けて）"
+    ]

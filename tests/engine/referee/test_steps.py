@@ -62,7 +62,7 @@ def test_a_step_gets_the_post_as_an_order_and_the_fold_of_the_log_gets_the_same(
     (answer,) = posted(decided)
     assert answer.endswith(f"\n{rows[0]}\n\n>>3\n{rows[1]}")
     stored = {period: game.store.resolution("ledgered", period).state for period in (1, 2)}
-    assert stored[2].endswith(f"{rows[0]}\", \"{rows[1]}\"]}}")  # readable: the names as written
+    assert stored[2].endswith(f'{rows[0]}", "{rows[1]}"]}}')  # readable: the names as written
     # the fold, the next day, from the posts the store kept
     again = refold(Game(game.setup, THREAD, Ledger(game.store, "ledgered"), game.now + timedelta(days=1)))
     assert again == stored
