@@ -107,3 +107,15 @@ def test_a_diamond_in_a_name_is_no_trip() -> None:
     assert not any("GMGMGMGMGM" in text and "◆" in text for text in posted(decided))
     rows = [row for change in decided.changes if isinstance(change, SaveOrders) for row in change.rows]
     assert [(row.author, row.status) for row in rows] == [("名無し◇GMGMGMGMGM", "rejected")]  # not the GM's
+
+
+def test_the_id_of_a_post_is_the_stored_posts_and_none_for_a_post_the_store_does_not_hold() -> None:
+    from engine.referee import Game, Ledger
+
+    played = PureGame("guess", 'players = ["アリス"]\n')
+    played.number += 1
+    played.poll(
+        [PostView(played.number, "アリス", None, START, "こんにちは", SHOWN), played.post("やあ", "ボブ")]
+    )
+    later = Game(played.setup, THREAD, Ledger(played.store, "guess"), played.now)  # a later poll
+    assert [later.author_id(THREAD.id, number) for number in (2, 3, 99)] == [ID, None, None]

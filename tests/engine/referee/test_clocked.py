@@ -11,8 +11,9 @@ from dataclasses import replace
 from engine import referee
 from engine.clock.schedule import parse_schedule
 from engine.referee.ledger import Outgoing
+from engine.report import Report, heading, report
 from engine.rules import REGISTRY
-from engine.ruleset import AssumesOrders, OrderText
+from engine.ruleset import AssumesOrders, ClockedRuleset, OrderText
 from store.changes import Log
 from tests.referee_harness import GM_TRIP, SCHEDULE, START, THREAD, PureGame, posted
 
@@ -288,3 +289,39 @@ def test_a_failing_opening_holds_period_one_and_a_players_post_does_not_lift_the
     assert game.store.game_started("guess") is None  # the failed opening left nothing behind
     later = game.poll([game.post("ヘルプ", "アリス"), game.post("停止", "ボブ")], minutes=5)
     assert logged(later, "held") == [] and HELD not in posted(later)  # logged entries of others lift nothing
+
+
+class _Coin(ClockedRuleset):
+    """コイン: a game on the clock with nothing to show beyond its order forms (not ShowsOpening)."""
+
+    ID = "coin"
+    NAME = "コイン"
+    HELP = "＜コイン＞表 か ＜コイン＞裏"
+
+    def initial_state(self, scenario: object) -> dict:
+        return {"flips": 0}
+
+    def state_to_dict(self, state: dict) -> dict:
+        return state
+
+    def state_from_dict(self, data: dict) -> dict:
+        return data
+
+    def parse_line(self, text: str) -> OrderText | None:
+        return OrderText(text[5:], text) if text in ("＜コイン＞表", "＜コイン＞裏") else None
+
+    def resolve(self, state: dict, orders: object, source: object) -> tuple[dict, Report]:
+        return {"flips": state["flips"] + 1}, report(heading("コイン"), kind="resolution")
+
+
+def test_a_game_on_the_clock_with_nothing_more_to_show_opens_with_its_order_forms() -> None:
+    game = PureGame("coin", "", ruleset=_Coin())
+    game.setup = replace(game.setup, dice=False)
+    (opening,) = posted(game.poll())
+    assert opening.split("\n")[:4] == [
+        "【コイン 開始】",
+        "更新: 1時間ごと（2026-12-01 21:00 から）",
+        "＜コイン＞表 か ＜コイン＞裏",
+        "ヘルプ と書くと命令の書き方を、ヘルプ全文 と書くとルール全文を返します",
+    ]
+    assert game.store.game_started("coin") == START
