@@ -235,10 +235,12 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     if (gone := _gone_answer(response, state, ref)) is not None:
         return gone
     if status == 416:
+        # The range starts inside what is held: only a dat now shorter than that start has no byte of
+        # it, and a 416 naming a size past the start answers a range it holds — no board's answer.
         total = _range_total(response.headers.get("Content-Range", ""))
         if total is None or total < state.size:
             return _full_dat(session, ref, state, note=f"416, dat is now {total} bytes (held {state.size})")
-        return FetchResult([], state, "unchanged", len(response.content))
+        return _full_dat(session, ref, state, note=f"416 for bytes {start}- of a dat of {total} bytes")
     if status == 200:
         try:
             if response.content[start : state.size] == overlap:  # the held copy goes on: as a 206 would
@@ -292,6 +294,8 @@ def _range_problem(content_range: str, start: int, length: int) -> str | None:
     if match is None:
         return f"Content-Range {content_range[:60]!r}"
     first, last = int(match[1]), int(match[2])
+    if match[3] != "*" and last >= int(match[3]):
+        return f"a range ending at byte {last} of a file of {match[3]}"
     if first != start:
         return f"it starts at byte {first}, not {start}"
     if last - first + 1 != length:
