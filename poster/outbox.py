@@ -25,7 +25,7 @@ from poster import consecutive
 from poster.consecutive import ConsecutiveLimit
 from poster.markup import PostLimits, fits_post, render_posts
 from poster.pacing import Pacer
-from poster.writer import BoardWriter, WriteOutcome
+from poster.writer import CP932, BoardWriter, WriteOutcome
 from scraper.post import decode_line
 from scraper.refs import ThreadRef
 from store.changes import Change, Queue
@@ -41,10 +41,18 @@ LANDING_TIME = timedelta(seconds=20)
 
 def comparable(text: str) -> str:
     """Text as a board gives it back, read as the scraper reads it: lines are the text's own line
-    breaks (a reference such as `&#10;` breaks none), entities resolved, and the spaces within a line
-    left out — boards trim them, collapse them, or turn a control into one or into nothing."""
+    breaks (a reference such as `&#10;` breaks none), entities resolved, the spaces within a line
+    left out — boards trim them, collapse them, or turn a control into one or into nothing — and each
+    character as Shift-JIS holds it: the bot's − (U+2212) or 〜 (U+301C) comes back from a board as －
+    or ～, and taken for another text, a landed post would be sent again."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").strip().split("\n")
-    return "\n".join("".join(decode_line(line).split()) for line in lines)
+    return "\n".join("".join(_as_stored(decode_line(line)).split()) for line in lines)
+
+
+def _as_stored(text: str) -> str:
+    """`text` through CP932 and back (what has no CP932 form, as its reference): one form for each of
+    the characters boards' charsets map to one code (both sides of a comparison go through it)."""
+    return text.encode(CP932, errors="xmlcharrefreplace").decode(CP932)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,23 @@ def test_a_landed_post_is_recognised_whatever_the_board_made_of_a_reference_to_a
         assert comparable(post.body) == comparable(sent), stored
 
 
+@pytest.mark.parametrize("charset", ["cp932", "euc_jp"])
+def test_a_landed_post_is_recognised_whatever_the_board_s_charset_made_of_its_characters(
+    charset: str,
+) -> None:
+    from poster.outbox import comparable
+    from scraper.dat import parse_dat
+
+    # − 〜 ‖ ¢ £ ¬ go to a Shift-JIS board and come back as － ～ ∥ ￠ ￡ ￢; — has no Shift-JIS form and
+    # goes as its reference, which the board keeps or escapes (ex0ch: &amp;#8212;)
+    sent = "残機4、倒されても−1\n〜‖¢£¬ — ～"
+    as_sent = sent.encode(charset, errors="xmlcharrefreplace").decode(charset)
+    for stored in (as_sent, as_sent.replace("&", "&amp;")):
+        (post,) = parse_dat(f"ボット<><>2026/11/29(日) 21:22:13<>{stored.replace(chr(10), '<br>')}<>\n")
+        assert comparable(post.body) == comparable(sent), stored
+    assert comparable("−1") != comparable("+1")
+
+
 def test_a_post_written_with_old_style_line_breaks_is_recognised() -> None:
     from poster.outbox import comparable
 
