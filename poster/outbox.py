@@ -37,6 +37,11 @@ MAX_REST = timedelta(hours=1)  # the longest wait between resends to a board tha
 # How long a post whose answer was lost may take to show up: a slow board can still be writing it
 # when the bot reads the thread next, and a resend then would post it twice.
 LANDING_TIME = timedelta(seconds=20)
+# How long a post the board said it wrote (書きこみました) may take to show in the thread before it is
+# judged never written and sent again: a board can answer success for a post it drops (a filter, a
+# failing disk, a cache in front of it), and the players would never get the answer. The wait doubles
+# with each send of the same row (up to MAX_REST), so a board that drops everything is not flooded.
+SEEN_WITHIN = timedelta(minutes=2)
 
 
 def comparable(text: str) -> str:
@@ -84,8 +89,10 @@ class OutboxSender:
     def reconcile(self, thread_id: str) -> None:
         """Settle rows left `sending`: found in the thread → sent; not found once their time to land
         is over → pending again (sent at once); not found before that → looked for again next read.
-        A row the board refused and that waits to go again is looked for too (`_refused_landed`)."""
+        A row the board refused and that waits to go again is looked for too (`_refused_landed`), and
+        so is one the board said it wrote (`_confirm_unseen`)."""
         self._refused_landed(thread_id)
+        self._confirm_unseen(thread_id)
         posts: dict[str, list[OutboxRecord]] = {}
         for row in self.store.outbox(thread_id, ["sending"]):
             posts.setdefault(row.batch or row.id, []).append(row)
@@ -133,6 +140,23 @@ class OutboxSender:
                         post.number,
                     )
                     break
+
+    def _confirm_unseen(self, thread_id: str) -> None:
+        """Posts the board said it wrote: shown in the thread → their number is kept; not shown once
+        their time is over → pending again (sent at once), with a warning; else looked for again."""
+        posts: dict[str, list[OutboxRecord]] = {}
+        for row in self.store.unseen(thread_id):
+            posts.setdefault(row.batch or row.id, []).append(row)
+        now = self.clock()
+        for first, *rest in posts.values():
+            ids = [first.id, *(row.id for row in rest)]
+            landed = self._find_landed(thread_id, first.sent_body or first.body, first.after_number)
+            if landed is not None:
+                self.store.mark_sent(ids, first_sent_at(first, now), landed.number)
+            elif first.not_before and datetime.fromisoformat(first.not_before) <= now:
+                why = "the board said it wrote the post (書きこみました), but the thread never showed it"
+                self.store.mark_unsent(ids, why)
+                log.warning("%s: outbox %s: %s; it will be sent again", thread_id, ids, why)
 
     def _find_landed(self, thread_id: str, text: str, after_number: int) -> PostRecord | None:
         wanted = comparable(text)
@@ -241,8 +265,9 @@ class OutboxSender:
         """Record an outcome for the rows of one post; a SendResult means: stop sending for now."""
         now = self.clock()
         row, ids = post[0], [part.id for part in post]
-        if outcome.kind == "posted":
-            self.store.mark_sent(ids, now)
+        if outcome.kind == "posted":  # on the board's word: the thread must show it (`_confirm_unseen`)
+            window = min(SEEN_WITHIN * 2**row.attempts, MAX_REST)  # attempts: its sends before this one
+            self.store.mark_sent(ids, now, look_until=now + window)
             return None
         log.warning("%s: outbox %s: %s (%s)", row.thread_id, ids, outcome.kind, outcome.message)
         if outcome.kind == "rejected":
@@ -273,6 +298,11 @@ class OutboxSender:
             return SendResult(waiting=outcome.message)
         self.store.mark_unsent(ids, outcome.message)
         return SendResult(closed=outcome.message)
+
+
+def first_sent_at(row: OutboxRecord, now: datetime) -> datetime:
+    """When the board said it wrote the row (its sent time is kept when the thread shows it)."""
+    return datetime.fromisoformat(row.sent_at) if row.sent_at else now
 
 
 def _due(row: OutboxRecord, now: datetime) -> bool:

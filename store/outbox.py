@@ -1,6 +1,7 @@
 """The outbox table: what the bot owes a thread, and how far each post got (pending → sending → sent).
 
-Rows sent together as one post form a batch: they go `sending` together under the first row's id,
+A row the board said it wrote is `sent` with sent_number 0 (`UNSEEN`) until the thread shows it, then
+with its number; one never shown goes back to pending (`poster.outbox`). Rows sent together as one post form a batch: they go `sending` together under the first row's id,
 with the post's text, so that looking for the post after a lost answer finds all of them or none.
 
 The SQL is written once, at module level: each query says what it reads, and the columns a change
@@ -21,11 +22,20 @@ from sqlite_utils import Database
 from store.records import OutboxRecord
 
 Ids = str | Sequence[str]
+UNSEEN = 0  # sent_number of a post the board said it wrote and the thread has not shown yet (no post is 0)
 
 _ROW = "select * from outbox where id = ?"
 _NEXT_SEQ = "select coalesce(max(seq), 0) + 1 from outbox where thread_id = ?"
 _IN_STATES = "select * from outbox where thread_id = ? and state in ({marks}) order by seq"
-_OWES = "select 1 from outbox where thread_id = ? and state in ('pending', 'sending') limit 1"
+_OWES = (
+    "select 1 from outbox where thread_id = ? and state in ('pending', 'sending') union all "
+    "select 1 from outbox indexed by outbox_unseen where thread_id = ? and state = 'sent' and sent_number = 0 "
+    "limit 1"
+)
+_UNSEEN = (
+    "select * from outbox indexed by outbox_unseen where thread_id = ? and state = 'sent' and sent_number = 0 "
+    "order by seq"
+)
 _PENDING = "select * from outbox where thread_id = ? and state = 'pending' order by seq"
 _LAST_SENT = "select thread_id, max(sent_at) from outbox where state = 'sent' group by thread_id"
 
@@ -77,8 +87,14 @@ class OutboxTable:
             return [_outbox_record(row) for row in self.db.query(query, [thread_id, *wanted])]
 
     def owes(self: _Transactional, thread_id: str) -> bool:
-        """Whether anything is left to send or to settle (one indexed read: idle polls ask it)."""
-        return self.lookup(_OWES, [thread_id]) is not None
+        """Whether anything is left to send or to settle — a post the board said it wrote and the
+        thread has not shown yet included (two index lookups in one read: idle polls ask it)."""
+        return self.lookup(_OWES, [thread_id, thread_id]) is not None
+
+    def unseen(self: _Transactional, thread_id: str) -> list[OutboxRecord]:
+        """Rows the board said it wrote that the thread has not shown yet, in order."""
+        with self._lock:
+            return [_outbox_record(row) for row in self.db.query(_UNSEEN, [thread_id])]
 
     def outbox_item(self: _Transactional, outbox_id: str) -> OutboxRecord:
         with self._lock:
@@ -107,10 +123,21 @@ class OutboxTable:
                 )
                 self.db["outbox"].update(outbox_id, change | dict(batch=batch[0], sent_body=body))
 
-    def mark_sent(self: _Transactional, ids: Ids, now: datetime, number: int | None = None) -> None:
+    def mark_sent(
+        self: _Transactional,
+        ids: Ids,
+        now: datetime,
+        number: int | None = None,
+        *,
+        look_until: datetime | None = None,
+    ) -> None:
+        """Written: at post `number` when the thread showed it; with `look_until`, on the board's word
+        alone — UNSEEN until the thread shows it, judged never written after `look_until`."""
         with self.transaction():
             for outbox_id in _ids(ids):
                 change = dict(state="sent", sent_at=now.isoformat(), sent_number=number, last_error=None)
+                if look_until is not None:
+                    change |= dict(sent_number=UNSEEN, not_before=look_until.isoformat())
                 self.db["outbox"].update(outbox_id, change)
 
     def mark_unconfirmed(

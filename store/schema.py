@@ -149,7 +149,15 @@ def _batches(db: Database) -> None:
     db["outbox"].add_column("sent_body", str)  # that post's text
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_initial, _periods, _batches]
+def _unseen(db: Database) -> None:
+    """A post the board said it wrote is `sent` with sent_number 0 until the thread shows it: idle
+    polls ask whether a thread has one, so that question is one lookup in an index of those rows."""
+    db.execute(
+        "create index if not exists outbox_unseen on outbox(thread_id) where state = 'sent' and sent_number = 0"
+    )
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_initial, _periods, _batches, _unseen]
 
 
 def migrate(db: Database) -> int:

@@ -13,6 +13,7 @@ from poster.pacing import Pacer
 from poster.writer import WriteOutcome
 from scraper.refs import ThreadRef
 from store.db import PostRecord, Store
+from store.outbox import UNSEEN
 from tests.poster.outbox_support import JST, REF, T0, Writer, bot_posts, sender
 
 
@@ -99,7 +100,11 @@ def test_a_post_of_several_rows_whose_answer_was_lost_is_found_as_a_whole(store:
     )
     own = OutboxSender(store, writer, lambda: clock[0], lambda post: post.number == 9, Pacer(10))
     own.reconcile(REF.id)
-    assert {row.id: row.sent_number for row in store.outbox(REF.id, ["sent"])} == {"a": None, "b": 9, "c": 9}
+    assert {row.id: row.sent_number for row in store.outbox(REF.id, ["sent"])} == {
+        "a": UNSEEN,
+        "b": 9,
+        "c": 9,
+    }
     assert len(writer.sent) == 2
 
 
