@@ -4,7 +4,8 @@ Read when the bot starts on a thread and again before it posts once the last rea
 the posts limit (BBS_THREAD_STOP, else BBS_RES_MAX, else 1000), the post size limits the bot must
 split its answers under, the samba seconds it must pace its posts by, and ex0ch's 連投規制 (a writer
 may hold at most `timeclose` of a thread's last `timecount` posts). A board that hides its settings
-gets the common defaults (ex0ch's), never an error.
+gets the common defaults (ex0ch's), never an error. An answer that is no settings file (a maintenance
+page, a portal, an empty or re-encoded answer) is not read as one: the limits read before are kept.
 """
 
 from __future__ import annotations
@@ -64,6 +65,18 @@ def limits_from(values: dict[str, str]) -> BoardLimits:
     )
 
 
+def settings_values(data: bytes, encoding: str) -> dict[str, str] | None:
+    """The settings `data` holds when it is a board's settings file: text in the board's charset,
+    no markup, and at least one of the board's BBS_ settings; None otherwise."""
+    from scraper.fetch import strict_text
+
+    text = strict_text(data, encoding)
+    if text is None or any(line.lstrip().startswith("<") for line in text.split("\n")):
+        return None
+    values = parse_settings(text)
+    return values if any(key.startswith("BBS_") for key in values) else None
+
+
 def read_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimits | None:
     """The board's limits, or None when its settings could not be read this time."""
     try:
@@ -72,7 +85,8 @@ def read_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimi
         return None
     if response.status_code != 200:
         return None
-    return limits_from(parse_settings(response.content.decode(ref.encoding, errors="replace")))
+    values = settings_values(response.content, ref.encoding)
+    return None if values is None else limits_from(values)
 
 
 def fetch_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimits:
