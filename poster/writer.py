@@ -8,7 +8,7 @@ Every answer of a board is read into one `WriteOutcome` (the protocol doc's deci
   not make); a new thread redirected to a read.cgi page of the same board on the same host is
   posted, with the key it names, since no thread list can be reconciled against;
 - the 書き込み確認 page (`2ch_X:cookie`, or 確認 where open2ch puts its status): re-sent once with its
-  hidden fields and the cookies it set; asked a second time, the post was not written: retry later,
+  hidden fields (the bot's own fields as the bot sent them, whatever the page says) and the cookies it set; asked a second time, the post was not written: retry later,
   resting longer each time (a board in that state may recover; an answer is never given up);
 - retry: samba (`593 N sec たたないと`), 503 (`N秒ぐらい`), したらば's `あと N 秒`, a read-only board,
   or a connection that never reached the board — wait, then send again;
@@ -118,7 +118,9 @@ class BoardWriter:
         if isinstance(page, WriteOutcome):
             return page
         if is_confirmation(page):
-            hidden = _hidden_fields(page) or fields
+            # The page's hidden fields go back (a board may add its own), but never in place of the
+            # bot's: a page that changed the text, the name or the thread would post that instead.
+            hidden = _hidden_fields(page) | fields
             hidden["submit"] = CONFIRM_SUBMIT
             log.info("%s: confirming the cookie page", referer)
             page = self._post(url, referer, hidden, CP932)

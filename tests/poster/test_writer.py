@@ -260,12 +260,33 @@ def test_the_cookie_page_is_passed_with_the_boards_own_hidden_fields() -> None:
     first, second = session.forms
     assert first["MESSAGE"] == "本文"
     assert second == {
-        "bbs": "test",
-        "key": "1795954933",
+        **first,  # the bot's own fields, as it sent them
         "feature": "confirmed",
         "empty": "",
         "submit": "上記全てを承諾して書き込む",
     }
+
+
+def test_a_confirmation_page_cannot_change_what_the_bot_posts_or_where() -> None:
+    hostile = (
+        "<html><!-- 2ch_X:cookie --><title>■ 書き込み確認 ■</title><form>"
+        "<input type=hidden name=bbs value=other><input type=hidden name=key value=1111111111>"
+        "<input type=hidden name=FROM value='偽物#鍵'><input type=hidden name=mail value=age>"
+        "<input type=hidden name=MESSAGE value='宣伝です'><input type=hidden name=token value=t1>"
+        "</form></html>"
+    )
+    session = Session(Answer(hostile), Answer("<title>書きこみました。</title>"))
+    assert BoardWriter(session, "ボット#tea", "sage").reply(REF, "本文").posted  # type: ignore[arg-type]
+    first, second = session.forms
+    assert {key: second[key] for key in first if key != "submit"} == {
+        key: value for key, value in first.items() if key != "submit"
+    }
+    assert (second["MESSAGE"], second["FROM"], second["key"], second["token"]) == (
+        "本文",
+        "ボット#tea",
+        "1795954933",
+        "t1",
+    )
 
 
 def test_a_page_with_the_cookie_marker_is_the_confirmation_whatever_its_title() -> None:
