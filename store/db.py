@@ -203,8 +203,14 @@ class Store(OutboxTable):
         """Store what a read brought; returns the posts that were new to the store.
 
         A post read again (a full read after a deletion) updates its content and deleted flag but
-        keeps `handled` and `own`: a deletion never makes the bot answer a post twice.
+        keeps `handled` and `own`: a deletion never makes the bot answer a post twice. A whole read
+        (from post 1) that shows another post at a held number — a line taken out, the posts after it
+        moved up — gives a moved post its flags where it now is, and reads one never held as new. A
+        partial read that shows a held post otherwise (the board's copy of a post held garbled) only
+        updates it.
         """
+        posts = list(posts)
+        whole = bool(posts) and posts[0].number == 1
         fresh: list[PostRecord] = []
         stamp = now.isoformat()
         with self.transaction():
@@ -222,7 +228,7 @@ class Store(OutboxTable):
                 if record.number in known:
                     if held is None:
                         held = self._held_posts(thread_id)
-                    previous = held.same_post(record.number, row)
+                    previous = held.same_post(record.number, row) if whole else known[record.number]
                     if previous is not None:
                         row.update(own=previous["own"], handled=previous["handled"])
                         table.update((thread_id, record.number), row)

@@ -62,3 +62,9 @@ def test_a_whole_read_that_shows_the_same_posts_or_a_deletion_changes_no_flag(st
     assert _read(store, _post(1, "一", 1), _post(2, "二", 2), _post(3, "三", 3), _post(4, "四", 4)) == []
     assert _read(store, _post(1, "一", 1), PostRecord("T", 2, deleted=True), _post(3, "三", 3)) == []
     assert store.unhandled_posts("T") == []
+
+
+def test_a_partial_read_showing_a_held_post_otherwise_only_updates_it(store: Store) -> None:
+    # rawmode's self-healing: the board's copy of the post held last, read again from that post
+    assert _read(store, _post(4, "四（正しい写し）", 4)) == []
+    assert store.post("T", 4).body == "四（正しい写し）" and store.post("T", 4).handled
