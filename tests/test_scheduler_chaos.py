@@ -9,7 +9,9 @@ an empty body), redirects to a portal or to an archive, a passing 404 with a thr
 the board's, and answers re-encoded in another charset (or, for a 206, one byte more than its
 Content-Range says): taken as the thread they would lose or invent posts, so they must be faults.
 Writes also get a 302 to a portal (the post never reached the board) and a 302 to the thread after
-the board wrote it: neither is the board's success answer, so each is looked for in the thread.
+the board wrote it: neither is the board's success answer, so each is looked for in the thread. And
+the board lies both ways: 書きこみました for a post it never wrote (the thread must show it, else it is
+sent again), and a samba error for a post it did write (looked for before it is sent again).
 
 Every dialect and reading mode: 2ch dat, 2ch read.cgi, したらば rawmode, したらば read.cgi. CI plays four
 seeds of each; `THREADGM_CHAOS_SEEDS=30` plays more (each takes about 5 s), and
@@ -42,6 +44,11 @@ GARBAGE = "<html><head><title>メンテナンス中</title></head><body>しば�
 MAINTENANCE_200 = "<html>\n<head><title>メンテナンス中</title></head>\n<body>\nただいまメンテナンス中です\n</body>\n</html>\n"
 PORTAL = "<!DOCTYPE html>\n<html><body>\n<form action='/login'>ご利用にはログインが必要です</form>\n</body></html>\n"
 PORTAL_URL = "http://portal.example/login"
+SUCCESS = "<html><head><title>書きこみました。</title></head><body>書きこみが終わりました。</body></html>"
+SAMBA = (
+    "<html><head><title>ＥＲＲＯＲ！</title></head><body><!-- 2ch_X:error -->"
+    "ＥＲＲＯＲ - 593 10 sec たたないと書けません。(1回目、0 sec しかたってない)</body></html>"
+)
 # (path of reads, path of writes, path of the thread list, the board's charset, another one)
 DIALECTS = {
     "2ch": ("/test/dat/", "/test/bbs.cgi", "/test/subject.txt", "cp932"),
@@ -175,13 +182,19 @@ class Chaos:
                 ("odd page", 0.05),
                 ("302 to a portal, unwritten", 0.05),
                 ("302 to the thread after writing", 0.05),
+                ("success, unwritten", 0.04),
+                ("samba error after writing", 0.04),
             ]
         )
         if kind == "500 unwritten":
             return Response(b"Internal Server Error", status=500)
         if kind == "302 to a portal, unwritten":
             return Response(status=302, headers={"Location": PORTAL_URL})
+        if kind == "success, unwritten":
+            return Response(SUCCESS.encode(self.charset), content_type="text/html")
         answer = forward()
+        if kind == "samba error after writing":
+            return Response(SAMBA.encode(self.charset), content_type="text/html")
         if kind == "504 after writing":
             return Response(b"Gateway Timeout", status=504)
         if kind == "lost answer":
@@ -218,10 +231,12 @@ def play(board, tmp_path: Path, monkeypatch, seed: int, mode: str) -> dict[str, 
         chaos.settle()
         clock.advance(rng.choice([5, 30, 61]))
     chaos.on = False
-    for _ in range(10):  # the board behaves again: everything owed goes out
+    for tick in range(60):  # the board behaves again: everything owed goes out
         clock.advance(61)
         bot.tick()
         chaos.settle()
+        if tick >= 9 and not bot.store.owes(bot.thread_id):  # (a post the board said it wrote: shown)
+            break
     posts = board.posts()
     own = {post.number for post in posts if post.trip == BOT_TRIP}
     days = sorted({day_of(started), next_day(day_of(started)), day_of(clock()), next_day(day_of(clock()))})
