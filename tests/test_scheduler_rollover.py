@@ -151,6 +151,11 @@ def test_a_passing_404_on_the_old_thread_does_not_take_its_link_away(tmp_path: P
         game.tick()
         old = dat_posts(game, first.key)
         assert old[-1].trip == BOT_TRIP and old[-1].body == f"次スレを立てました: {game.bot.ref.read_url}"
+        # the old thread is left once a read of it shows the link (the board's 書きこみました alone
+        # is no proof the link is there), and the link is not sent again
+        game.tick()
         assert game.store.thread(first.id).status == "moved"
+        links = [post for post in dat_posts(game, first.key) if post.body.startswith("次スレを立てました")]
+        assert len(links) == 1
     finally:
         game.close()
