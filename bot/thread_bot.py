@@ -259,7 +259,7 @@ class ThreadBot:
 
     def _post_limits(self) -> PostLimits:
         limits = self.limits or BoardLimits()
-        return PostLimits(limits.lines, limits.chars, limits.columns)
+        return PostLimits(limits.lines, limits.chars, limits.columns, self.ref.encoding)
 
     def _in_a_row(self) -> ConsecutiveLimit | None:
         """連投規制 of the thread: the board's timeclose/timecount, else the configured one."""
@@ -271,7 +271,9 @@ class ThreadBot:
         limits = self._post_limits()
         if self._in_a_row() is None:
             return limits
-        return PostLimits(limits.lines - 2, limits.chars - len(HOLD_NOTICE) - 2, limits.columns)
+        return PostLimits(
+            limits.lines - 2, limits.chars - len(HOLD_NOTICE) - 2, limits.columns, limits.encoding
+        )
 
     def _room(self, last_number: int, owes: bool = True) -> int:
         """Posts the thread still takes once what is owed there is sent (each row a post at most)."""

@@ -10,6 +10,7 @@ can be, between lines when it must, inside a line only when a single line is too
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -34,11 +35,27 @@ class PostLimits:
     lines: int = 24  # 2 × BBS_LINE_NUMBER on ex0ch
     chars: int = 2048  # BBS_MESSAGE_COUNT
     columns: int = 256  # BBS_COLUMN_NUMBER
+    encoding: str = "cp932"  # the board's charset: what it has no code for goes as a reference
 
 
-def stored_length(text: str) -> int:
-    """Length of a line once the server has escaped it (`&` counted as escaped: the safe guess)."""
-    return len(text) + 3 * (text.count("<") + text.count(">")) + 4 * text.count("&") + 5 * text.count('"')
+def stored_length(text: str, encoding: str = "cp932") -> int:
+    """Length of a line once the server has escaped it (`&` counted as escaped: the safe guess). A
+    character the board's charset has no code for goes as its numeric reference (the writer sends
+    `&#128512;` for 😀) and counts so, its `&` escaped too: 13 for one emoji."""
+    length = len(text) + 3 * (text.count("<") + text.count(">")) + 4 * text.count("&") + 5 * text.count('"')
+    if not text.isascii():
+        length += sum(_reference_extra(char, encoding) for char in text)
+    return length
+
+
+@functools.cache
+def _reference_extra(char: str, encoding: str) -> int:
+    """What `char` adds once sent as `&amp;#N;` because `encoding` has no code for it."""
+    try:
+        char.encode(encoding)
+    except UnicodeEncodeError:
+        return len(str(ord(char))) + 6
+    return 0
 
 
 def _span(span: Span) -> str:
@@ -120,8 +137,8 @@ def render_posts(reports: Sequence[Report], limits: PostLimits = PostLimits()) -
 def _fits(lines: Sequence[str], limits: PostLimits) -> bool:
     if len(lines) > limits.lines:
         return False
-    total = sum(stored_length(line) for line in lines) + 4 * (len(lines) - 1)
-    return total <= limits.chars and all(stored_length(line) <= limits.columns for line in lines)
+    lengths = [stored_length(line, limits.encoding) for line in lines]
+    return sum(lengths) + 4 * (len(lines) - 1) <= limits.chars and all(n <= limits.columns for n in lengths)
 
 
 def fits_post(text: str, limits: PostLimits) -> bool:
@@ -129,13 +146,16 @@ def fits_post(text: str, limits: PostLimits) -> bool:
     return _fits(text.split("\n"), limits)
 
 
-def _wrap(line: str, columns: int) -> list[str]:
-    pieces, current = [], ""
+def _wrap(line: str, limits: PostLimits) -> list[str]:
+    pieces, current, length = [], "", 0
+    columns = limits.columns
     for char in line:
-        if stored_length(current + char) > columns:
+        size = stored_length(char, limits.encoding)
+        if length + size > columns and current:
             pieces.append(current)
-            current = ""
+            current, length = "", 0
         current += char
+        length += size
     return [*pieces, current]
 
 
@@ -159,7 +179,8 @@ def _pack(chunks: Iterable[_Chunk], limits: PostLimits) -> list[str]:
         if not current:
             lines = alone
         for line in lines:
-            for piece in _wrap(line, limits.columns) if stored_length(line) > limits.columns else [line]:
+            too_long = stored_length(line, limits.encoding) > limits.columns
+            for piece in _wrap(line, limits) if too_long else [line]:
                 if not _fits([*current, piece], limits):
                     posts.append(current)
                     current = [chunk.header] if chunk.header else []
