@@ -45,8 +45,9 @@ def dat_problem(text: str, *, full: bool, lines: bool = True) -> str | None:
     for number, line in enumerate(all_lines if lines else all_lines[:1], start=1):
         if line.count("<>") != 4:
             return f"line {number} has {line.count('<>') + 1} fields, not 5: {line[:60]!r}"
-    if full and not all_lines[0].rpartition("<>")[2].strip():
-        return "line 1 carries no thread title"
+    first = all_lines[0].split("<>") if full else []
+    if full and not first[4].strip() and not (first[0] and len(set(first[:4])) == 1):
+        return "line 1 carries no thread title"  # (a deleted post 1 may have lost it: 5ch's あぼーん)
     return None
 
 

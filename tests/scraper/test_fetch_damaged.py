@@ -85,3 +85,16 @@ def test_a_page_that_is_no_dat_is_refused_however_often_it_comes(board: Board) -
     board.script.script("GET", "/test/dat/", lambda r, f: Response(page), times=None)
     with pytest.raises(FetchError, match="not the dat of the thread"):
         fetch(session, board.ref(), state)
+
+
+def test_a_first_post_deleted_with_its_title_is_still_the_thread(board: Board) -> None:
+    # 5ch's あぼーん of post 1 may leave the title field empty: the thread is still read
+    session = make_session()
+    state = fetch(session, board.ref(), FetchState()).state
+    dat = board.data / "test" / "dat" / f"{board.key}.dat"
+    lines = dat.read_bytes().split(b"\n")
+    dat.write_bytes(b"\n".join(["あぼーん<>あぼーん<>あぼーん<>あぼーん<>".encode("cp932"), *lines[1:]]))
+    board._age()
+    board.post("二番")
+    result = fetch(session, board.ref(), state)
+    assert result.posts[0].deleted and [post.body for post in result.new_posts] == ["二番"]
