@@ -99,3 +99,13 @@ def test_a_forced_move_cannot_cross_a_wall() -> None:
 def test_act_again_is_granted_to_the_target() -> None:
     _, ctx, _ = _apply("再行動")
     assert ctx.again == ["カイ"]
+
+
+def test_effects_of_one_kind_stack_as_help_says() -> None:
+    """seed-gaps (GK rulings): 「effects of one kind stack」 — attack -3 twice is -6, and HELP says so."""
+    from engine.rules.dh.help import HELP
+
+    assert "同じ種類の効果は重なります" in HELP
+    _state, ctx, target = _apply("能力値増減", value=-3, stat_name="attack")
+    CATALOGUE["能力値増減"](ctx, target, target, EffectSpec("能力値増減", -3, "attack", 0), None)
+    assert stat(target, "attack") == 4  # 10 − 3 − 3
