@@ -30,7 +30,7 @@ class FormTooLarge(ValueError):
 def read_form(environ: dict, encoding: str) -> dict[str, str]:
     """The fields of a WSGI request's form: the Content-Length's bytes, or without one what
     Werkzeug's guarded input stream gives (nothing, unless the server ends the stream)."""
-    length = get_content_length(environ)
+    length = _content_length(environ)
     if length is not None and length > MAX_BODY:
         raise FormTooLarge(length)
     if length is not None:  # exactly what was announced, as PEP 3333 has an app read it
@@ -58,6 +58,15 @@ def read_form(environ: dict, encoding: str) -> dict[str, str]:
 @cache  # one per encoding the board reads (CP932, EUC-JP)
 def _decoder(encoding: str) -> Callable[[bytes, str], tuple[str, int]]:
     return codecs.getdecoder(encoding)
+
+
+def _content_length(environ: dict) -> int | None:
+    """Werkzeug's reading of Content-Length, with the usual one — ASCII digits, no
+    Transfer-Encoding — read directly."""
+    value = environ.get("CONTENT_LENGTH")
+    if value is not None and value.isascii() and value.isdigit() and "HTTP_TRANSFER_ENCODING" not in environ:
+        return int(value)
+    return get_content_length(environ)
 
 
 def _urlencoded(raw: bytes) -> list[tuple[bytes, bytes]]:

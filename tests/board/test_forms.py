@@ -7,8 +7,9 @@ from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from werkzeug.wsgi import get_content_length
 
-from board.forms import _unquote, _urlencoded, read_form
+from board.forms import _content_length, _unquote, _urlencoded, read_form
 
 # What a form part may hold: escapes (good and broken), backslashes, `+`, raw bytes of any value.
 _PIECES = st.sampled_from(
@@ -56,3 +57,17 @@ def test_every_field_is_decoded_as_the_board_encoding_decodes_it(
     }
     expected = {name: value.decode(encoding, errors="replace") for name, value in fields.items()}
     assert read_form(environ, encoding) == expected
+
+
+@_RELAXED
+@given(
+    st.one_of(st.none(), st.text(max_size=6), st.from_regex(r"\A[ \t]*-?[0-9]{1,6}[ \t]*\Z")),
+    st.one_of(st.none(), st.sampled_from(["chunked", "gzip, chunked", "identity"])),
+)
+def test_the_content_length_is_read_as_werkzeug_reads_it(length: str | None, encoding: str | None) -> None:
+    environ = {
+        key: value
+        for key, value in (("CONTENT_LENGTH", length), ("HTTP_TRANSFER_ENCODING", encoding))
+        if value is not None
+    }
+    assert _content_length(environ) == get_content_length(environ)
