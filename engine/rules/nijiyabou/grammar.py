@@ -63,12 +63,12 @@ _DOT = regex.compile(r"\s*[・･]\s*")
 _SPACES = regex.compile(r"\s+")
 _ANCHORS = regex.compile(rf"^(?:>>{DIGITS}+(?:-{DIGITS}+)?[\s,、]*)+")
 _AREA_LINE = regex.compile(r"^\s*(\S+?)\s*[:：]\s*(\S+)(?:\s+(.*?))?\s*$")
-_BRACKETS = "【】[]「」()"
+_BRACKETS = "【】[]「」『』〔〕()"
 # `東京、内政` `東京;内政` `【東京】内政` `東京→内政` `東京ー内政` `東京内政`: another mark (or none) in
 # place of the colon. The command word must end the line or be followed by a space, so that
 # `東京内政やばい` and `東京、内政が大事` stay chat.
 _LOOSE_LINE = regex.compile(
-    r"^[【\[「(]?\s*(\S{1,12}?)\s*[】\]」)]?\s*(?:[;、,.→=\-ーｰ/|]*+|[はで])\s*"
+    r"^[【\[「『〔(]?\s*(\S{1,12}?)\s*[】\]」』〕)]?\s*(?:[;、,.→=\-ーｰ/|>~〜]*+|[はで])\s*"
     rf"({'|'.join(WORDS)})(?:\s+(.*?))?\s*$"
 )
 # A list marker before an order (`1. 東京：内政`, `①参加 月ノ美兎`, `・東京：内政`, `- 東京：内政`).
