@@ -389,3 +389,12 @@ def test_status_hands_the_game_this_periods_orders_only() -> None:
     game.poll([game.post("＜予想＞42", "アリス")], minutes=1)
     shown = posted(game.poll([game.post("状態", *GM)], minutes=1))
     assert shown == [">>5\n【GM】ピリオド2・締切 12/01 22:00・未提出: ボブ\n今回の予想 1件"]
+
+
+def test_status_counts_a_character_as_sent_once_anyone_at_an_open_table_sent_its_line() -> None:
+    # DH's players are its characters; at an open table any writer sends a character's line
+    game = PureGame("dh")
+    game.poll()
+    game.poll([game.post("会長 C2移動", "アリス")], minutes=1)
+    shown = posted(game.poll([game.post("状態", *GM)], minutes=1))[0].split("\n")
+    assert shown[1] == "【GM】ピリオド1・締切 12/01 21:00・未提出: 書記、会計"
