@@ -130,12 +130,10 @@ def _check_trip(written: str, where: str) -> None:
     and no post's trip would ever equal it: the GM could not steer the game)."""
     trip = unicodedata.normalize("NFKC", written).strip().removeprefix("◆")
     if "#" in trip:
-        from board.tripcode import name_and_trip  # for this mistake's message only
-
-        shown = name_and_trip(trip if trip.startswith("#") or "#" in trip else f"#{trip}")[1]
+        key = trip[trip.index("#") :]
         raise ConfigError(
-            f"{where}: gm_trips の「{written}」はトリップではなくキーです。"
-            f'キーは設定に書かず、トリップを書いてください: gm_trips = ["◆{shown}"]'
+            f"{where}: gm_trips の「{written}」はトリップではなくキーです。キーは設定に書かず、"
+            f"threadgm trip '{key}' が出すトリップを書いてください（例: gm_trips = [\"◆…\"]）"
         )
     if not _TRIP.fullmatch(trip):
         raise ConfigError(

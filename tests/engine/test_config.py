@@ -45,10 +45,11 @@ def test_a_file_in_no_known_encoding_is_refused_by_its_encoding(tmp_path: Path) 
     ("written", "message"),
     [
         # a key where the trip belongs: the GM could never steer (no trip equals it), and the key
-        # would sit in the file: the message gives the trip to write instead
-        ('"#gmkey"', 'キーです。キーは設定に書かず、トリップを書いてください: gm_trips = ["◆2T60kJhv4E"]'),
-        ('"GM#gmkey"', 'gm_trips = ["◆2T60kJhv4E"]'),
-        ('"ＧＭ＃gmkey"', 'gm_trips = ["◆2T60kJhv4E"]'),
+        # would sit in the file: the message names the command that gives the trip to write instead
+        # (engine/ computes no trip: that is the board's algorithm, tests/architecture)
+        ('"#gmkey"', "キーです。キーは設定に書かず、threadgm trip '#gmkey' が出すトリップを書いてください"),
+        ('"GM#gmkey"', "threadgm trip '#gmkey' が出すトリップ"),
+        ('"ＧＭ＃gmkey"', "threadgm trip '#gmkey' が出すトリップ"),
         ('"◇2T60kJhv4E"', "「◇2T60kJhv4E」はトリップではありません"),
         ('"◆2T60kJ"', "はトリップではありません（◆のあとの10文字か12文字"),
         ('""', "はトリップではありません"),
