@@ -159,9 +159,11 @@ class BoardWriter:
                 return WriteOutcome("retry", f"could not reach the board: {error}", retry_after=30)
             # the form may have reached the board: only reading the thread can tell
             return WriteOutcome("uncertain", f"no answer from the board: {error}")
+        from urllib3.exceptions import HTTPError as TransportError
+
         try:
             content = _content_by(response, deadline)
-        except (requests.RequestException, TimeoutError) as error:
+        except (requests.RequestException, TransportError, OSError) as error:  # TimeoutError included
             return WriteOutcome("uncertain", f"no whole answer from the board: {error}")
         status = response.status_code
         if response.is_redirect:  # requests says so only with a Location header
@@ -181,11 +183,12 @@ class BoardWriter:
 
 
 def _content_by(response: requests.Response, deadline: float) -> bytes:
-    """The answer's body, read in parts until `deadline` (then TimeoutError); the connection is let
-    go either way."""
+    """The answer's body, read as it arrives (read1: whatever came, not a full buffer — a body sent
+    a byte at a time would otherwise fill 64 KiB first) until `deadline` (then TimeoutError); the
+    connection is let go either way."""
     parts = []
     try:
-        for part in response.iter_content(65536):
+        while part := response.raw.read1(65536, decode_content=True):
             parts.append(part)
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the answer took longer than its deadline of {ANSWER_DEADLINE:g} s")

@@ -205,12 +205,20 @@ class Answer:
         self.is_redirect = location is not None
         self.headers = {"Location": location} if location is not None else {}
         self.closed = False
-
-    def iter_content(self, size: int) -> list[bytes]:  # as a streamed requests.Response is read
-        return [self.content[at : at + size] for at in range(0, len(self.content), size)]
+        self.raw = _Raw(self.content)  # a streamed requests.Response is read from its raw answer
 
     def close(self) -> None:
         self.closed = True
+        self.raw = _Raw(self.content)  # (a test may hand the same answer out twice)
+
+
+class _Raw:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read1(self, amt: int, decode_content: bool = True) -> bytes:
+        part, self.data = self.data[:amt], self.data[amt:]
+        return part
 
 
 class Session:

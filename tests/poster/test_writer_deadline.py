@@ -19,7 +19,8 @@ def test_an_answer_to_a_post_trickling_past_its_deadline_is_uncertain(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(poster.writer, "ANSWER_DEADLINE", 0.5)
-    server = TrickleServer(SUCCESS.encode("cp932"), pause=0.05)  # 5 s for the whole page
+    page = SUCCESS.encode("cp932") + b" " * 300
+    server = TrickleServer(page, pause=0.02)  # 8 s for the whole page
     try:
         ref = ThreadRef.from_url(f"{server.url}/test/read.cgi/test/1795954933/")
         outcome = BoardWriter(requests.Session(), "ボット#tea").reply(ref, "本文")
@@ -27,6 +28,7 @@ def test_an_answer_to_a_post_trickling_past_its_deadline_is_uncertain(
         server.close()
     assert outcome.kind == "uncertain" and "deadline" in outcome.message
     assert server.requests == 1  # sent once: nothing is sent again before the thread is read
+    assert server.sent < len(page) / 2  # cut at the deadline, not read to the end
 
 
 def test_an_answer_within_its_deadline_is_read_whole() -> None:

@@ -26,6 +26,7 @@ def trickle(monkeypatch: pytest.MonkeyPatch) -> Iterator[TrickleServer]:
 def test_an_answer_trickling_past_its_deadline_is_a_read_failure(trickle: TrickleServer) -> None:
     with pytest.raises(ReadFailed, match="deadline"):
         Reader(USER_AGENT).get(f"{trickle.url}/test/dat/1795954933.dat", timeout=(1, 1))
+    assert trickle.sent < len(trickle.body) / 2  # cut at the deadline, not read to the end
 
 
 def test_a_thread_read_that_trickles_is_a_fault_of_that_poll(trickle: TrickleServer) -> None:

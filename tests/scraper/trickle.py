@@ -15,6 +15,7 @@ class TrickleServer:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.requests = 0
+        self.sent = 0  # body bytes sent before the client let go (or all of them)
         self._stop = threading.Event()
         threading.Thread(target=self._serve, daemon=True).start()
 
@@ -61,6 +62,7 @@ class TrickleServer:
                     if self._stop.is_set():
                         return
                     conn.sendall(bytes([byte]))
+                    self.sent += 1
                     time.sleep(self.pause)
             except OSError:
                 return
