@@ -259,17 +259,31 @@ def _said_politely(text: str, named: bool) -> Command | None:
         return None
 
 
+_NAME_MARKS = frozenset(" 、→=|;/>・-〜~")  # where a colon goes: `アキラ 肉体判定` `アキラ、肉体判定`
+_PARTICLES = frozenset("はでが")  # `アキラは肉体判定`
+
+
 def _named_by_space(text: str, polite: bool) -> Command | None:
-    """`アキラ 肉体判定`: a name and a space where the colon goes, when the rest is a whole command
-    (the name is checked when it runs: a character that is not there is answered)."""
-    first, _, rest = text.partition(" ")
-    if not rest or ":" in first or len(first) > 24 or text.startswith(("http", ">")):
+    """`アキラ 肉体判定` `アキラ、肉体判定` `アキラは肉体判定`: a name and a space (or a mark, or a
+    particle) where the colon goes, when the rest is a whole command (the name is checked when it
+    runs: a character that is not there is answered). Names are up to 24 characters, so a line is
+    tried at most 24 ways."""
+    if text.startswith(("http", ">")):
         return None
-    try:
-        found = _parse(rest.strip(), named=False, polite=polite)
-    except DystopiaError:
-        return None
-    return replace(found, actor=first) if found is not None else None
+    for at in range(1, min(len(text) - 1, 25)):
+        mark, name = text[at], text[:at]
+        if (mark not in _NAME_MARKS and mark not in _PARTICLES) or " " in name or ":" in name:
+            continue
+        rest = text[at + 1 :].strip()
+        if not _COMMAND_START.match(rest):
+            continue  # only a command is tried: a line of chat costs a scan, not 24 readings
+        try:
+            found = _parse(rest, named=False, polite=polite)
+        except DystopiaError:
+            continue
+        if found is not None:
+            return replace(found, actor=name)
+    return None
 
 
 # Ways of writing a handout command that name none of its words.
@@ -297,6 +311,9 @@ _COMMAND_HEADS = frozenset(
         "BP消費",
         *_AMOUNT_WORDS.split("|"),
     )
+)
+_COMMAND_START = re.compile(
+    "^(?:[〈<]|" + "|".join(map(re.escape, sorted({*_COMMAND_HEADS, *STATS}, key=len, reverse=True))) + ")"
 )
 _CALLED = re.compile(r"^(?P<word>[^\s(]+)\((?P<args>[^()]*)\)$")
 

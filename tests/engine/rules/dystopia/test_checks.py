@@ -291,6 +291,8 @@ def test_a_command_word_written_another_way_is_answered_with_the_form_meant() ->
     assert parse_command("絶対回避します") == parse_command("絶対回避")
     assert parse_command("アキラ 肉体判定") == parse_command("アキラ: 肉体判定")
     assert parse_command("アキラ 肉体判定+2") == parse_command("アキラ: 肉体判定+2")
+    for mark in ("、", "→", "は", "が", "/", ">"):
+        assert parse_command(f"アキラ{mark}調査 ユイ") == parse_command("アキラ: 調査 ユイ"), mark
     # a colon or brackets after the command word, a counter after the number
     assert parse_command("判定：肉体") == parse_command("判定 肉体")
     assert parse_command("シーン：ドラマ") == parse_command("シーン ドラマ")
