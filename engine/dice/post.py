@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import regex
+
 from engine.dice.bcdice import BCDiceResult, evaluate, normalize
 from engine.dice.bcdice.faces import Interval, bbs_totals, command_totals, coverage
 from engine.report import Blank, Block, Heading, Line, Report, line, report, section, strong
@@ -31,7 +33,9 @@ MAX_COMMANDS = 20  # like a board's dice bot: enough for any real post, bounded 
 MAX_REPLY_CHARS = 2000  # of one command's answer (`x100 choice[...]` could fill twenty posts)
 MAX_POST_ANSWER = 4000  # characters of all the answers to one post: about two posts of a 2ch board
 MAX_POST_LINES = 48  # lines of all the answers to one post: two posts of a 2ch board
-MAX_POST_DICE = 1000  # dice rolled for one post: ten times a busy table post; `x100 100D1000` lines took 140 ms
+MAX_POST_DICE = (
+    1000  # dice rolled for one post: ten times a busy table post; `x100 100D1000` lines took 140 ms
+)
 _MAX_LISTED = 10  # faces named in a table error before "など"
 
 SECRET_NOTE = "シークレットダイスを振りました（結果はあとで公開されます）"
@@ -78,7 +82,9 @@ def answer_post(body: str, source: RandomSource) -> Report | None:
     return report(*sections, kind="dice", **meta)
 
 
-TRIMMED = f"（答えが長いため、ここまでにしました：1レスへの答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで）"
+TRIMMED = (
+    f"（答えが長いため、ここまでにしました：1レスへの答えは{MAX_POST_LINES}行・{MAX_POST_ANSWER}文字まで）"
+)
 
 
 def _cut(index: int, left: int) -> str:
@@ -163,10 +169,32 @@ def _answer(item: BbsDice | BbsDiceError | BcdiceLine | DiceTable, dice: Dice) -
         result = evaluate(item.text, dice)
         if result is None:
             return None
+        cut = (line(note),) if (note := _cut_off(item.text)) else ()
         if result.secret:
-            return _Answer((line(_secret_note(result)),), hidden=result.text)
-        return _Answer(_text_blocks(result.text))
+            return _Answer((line(_secret_note(result)), *cut), hidden=result.text)
+        return _Answer(_text_blocks(result.text) + cut)
     return _answer_table(item, dice)
+
+
+# What a player meant as part of the command but wrote after a space (`2D6 >= 7`, `3D6 + 1`): BCDice
+# reads a command up to the first space, so it is rolled without it, and the answer says so.
+_AFTER_SPACE = regex.compile(r"(<=|>=|=<|=>|<>|!=|<|>|=|\+|-|\*|/)\s*([0-9]{1,6})(?![0-9])")
+_SUM = regex.compile(r"[sS]?[0-9]*[dD][0-9]+(?:[+\-*/][0-9]*[dD]?[0-9]+)*")  # 2D6, 3D6+1, 1D100
+
+
+def _cut_off(text: str) -> str | None:
+    flat = normalize(text).lstrip()
+    command = first_word(flat)
+    if not _SUM.fullmatch(command):
+        return None
+    rest = _AFTER_SPACE.match(flat[len(command) :].lstrip())
+    if rest is None:
+        return None
+    written = rest[0].strip()
+    return (
+        f"（空白の後ろの「{written}」は式に入れていません。"
+        f"{command.upper()}{rest[1]}{rest[2]} のように続けて書いてください）"
+    )
 
 
 def _answer_table(table: DiceTable, dice: Dice) -> _Answer | None:

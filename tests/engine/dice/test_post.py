@@ -158,6 +158,51 @@ def test_bbs_and_bcdice_errors_are_answered_with_reasons() -> None:
     assert "ダイスが多すぎます" in post("10001D6").plain
 
 
+@pytest.mark.parametrize(
+    ("command", "faces", "answer", "written"),
+    [
+        (
+            "2D6 >= 7",
+            ((6, 2), (6, 3)),
+            "(2D6) ＞ 5[2,3] ＞ 5",
+            "「>= 7」は式に入れていません。2D6>=7 のように",
+        ),
+        (
+            "3d6 + 1",
+            ((6, 1), (6, 1), (6, 1)),
+            "(3D6) ＞ 3[1,1,1] ＞ 3",
+            "「+ 1」は式に入れていません。3D6+1 のように",
+        ),
+        (
+            "１Ｄ１００　＜＝　５０",
+            ((100, 7),),
+            "(1D100) ＞ 7",
+            "「<= 50」は式に入れていません。1D100<=50 のように",
+        ),
+    ],
+)
+def test_a_comparison_or_sum_written_after_a_space_is_rolled_without_it_and_said(
+    command: str, faces: tuple, answer: str, written: str
+) -> None:
+    """BCDice reads a command up to its first space, so `2D6 >= 7` is 2D6 alone: the answer is the
+    same, and says what was left out and how to write it, instead of a roll the player misreads."""
+    rolled = post(command, *faces).plain.split("\n")
+    assert rolled[0] == answer and written in rolled[1] and "続けて書いてください" in rolled[1]
+
+
+@pytest.mark.parametrize(
+    ("command", "faces"),
+    [
+        ("1D100 ここで判定", ((100, 1),)),
+        ("2d6 1回目", ((6, 1), (6, 1))),
+        ("choice[東京,大阪] >1", ((2, 1),)),
+        ("2D6>=7 成功", ((6, 1), (6, 1))),
+    ],
+)
+def test_a_remark_after_a_command_draws_no_note(command: str, faces: tuple) -> None:
+    assert "式に入れていません" not in post(command, *faces).plain
+
+
 def test_commands_in_reading_order_each_with_its_own_stream() -> None:
     source = RecordedSource({"0": [(6, 1), (6, 2)], "1": [(2, 2)], "2": [(6, 6)]})
     answer = answer_post("　２Ｄ６＞＝７ 判定\n> 1D6 引用\nchoice[東京,大阪]\n\ndice1d6=", source)
