@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import click
 
@@ -160,6 +161,9 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
         taken = [path for path in taken if path.exists()]
         if taken:
             raise click.ClickException(f"{taken[0]} はもうあります（別のフォルダを指定してください）")
+        on_local_board = thread is None
+        if thread is not None:
+            thread = _thread_url(thread)
         if thread is None:
             private_directory(data)  # var/: the bot's database will sit beside the board's data
             first = f"{ruleset.NAME}のスレッドです。ボットが開始を書き込みます（書き方は「ヘルプ」）"
@@ -182,19 +186,67 @@ def _new(registry: Registry, open_thread: OpenThread) -> click.Command:
                 file.write(game_template(game_id, game, thread, **options))
         else:
             bot_name = f"ダイス係#{secrets.token_urlsafe(12)}"  # this install's own key: a fresh secret
-            config.write_text(config_template(game_id, game, thread, bot_name=bot_name, **options), "utf-8")
+            database = _free_database(config)
+            config.write_text(
+                config_template(game_id, game, thread, bot_name=bot_name, database=database, **options),
+                "utf-8",
+            )
         what = f"{config} に {game_id} を足しました" if adding else f"書きました: {config}"
         click.echo(what + (f"、{scenario}" if template else ""))
-        click.echo(f"スレッド: {thread}")
-        if gm_trips:
-            click.echo(f"GM: ◆{gm_trips[0]}")
-        else:
-            click.echo(
-                "GMのトリップがありません: gm_trips に書くまで（または open_table = true）ゲームは始まりません"
-            )
-        click.echo(f"次に: threadgm board（ローカル掲示板）と threadgm run {config}")
+        _say_next(thread, gm_trips, _next_steps(config, on_local_board, origin, data, board_name))
 
     return new_command
+
+
+def _free_database(config: Path) -> str:
+    """A database of the new table's own, named after its folder: another table's database would hold
+    that table's game under the same id, and the bot would play it on in the new thread (no opening,
+    the other game's periods and scores)."""
+    stem = config.resolve().parent.name or "threadgm"
+    for number in range(1, 1000):
+        name = f"var/{stem}{'' if number == 1 else f'-{number}'}.sqlite"
+        if not Path(name).exists():
+            return name
+    raise click.ClickException(f"var/{stem}.sqlite から var/{stem}-999.sqlite まで使われています")
+
+
+def _say_next(thread: str, gm_trips: tuple[str, ...], steps: str) -> None:
+    click.echo(f"スレッド: {thread}")
+    if gm_trips:
+        click.echo(f"GM: ◆{gm_trips[0]}")
+    else:
+        click.echo(
+            "GMのトリップがありません: gm_trips に書くまで（または open_table = true）ゲームは始まりません"
+        )
+    click.echo(f"次に: {steps}")
+
+
+def _thread_url(url: str) -> str:
+    """The thread `--thread` names, as its canonical read URL (`l50`, `#…` and the like dropped);
+    a URL that names no thread is refused before any file is written."""
+    from engine.config import THREAD_SHAPES
+    from scraper.refs import NotAThreadURL, ThreadRef
+
+    try:
+        return ThreadRef.from_url(url).read_url
+    except NotAThreadURL as error:
+        raise click.ClickException(f"--thread: {error}。{THREAD_SHAPES}") from error
+
+
+def _next_steps(config: Path, on_local_board: bool, origin: str, data: Path, board_name: str) -> str:
+    """What to type next: the bot, and the local board it plays on (with the options `new` was given,
+    so that the board serves the thread where the configuration looks for it)."""
+    if not on_local_board:
+        return f"threadgm run {config}"
+    board = ["threadgm board"]
+    port = urlsplit(origin).port
+    if port not in (None, 8380):
+        board.append(f"--port {port}")
+    if data != Path("var/board"):
+        board.append(f"--data {data}")
+    if board_name != "demo":
+        board.append(f"--board {board_name}")
+    return f"{' '.join(board)}（ローカル掲示板）と threadgm run {config}"
 
 
 def _interactive() -> bool:

@@ -87,7 +87,7 @@ _GAME_WORD_LISTS = ("cancel_words", "ready_words")
 _GAME_NUMBERS = {"poll_seconds": False, "idle_seconds": False, "idle_after": True}
 # A trip as boards show it after ◆: 10 characters of crypt(3), 12 of base64(SHA-1) (8 on old boards).
 _TRIP = re.compile(r"[./0-9A-Za-z]{8,12}")
-_THREAD_SHAPES = (
+THREAD_SHAPES = (
     "スレッドのURLは https://サーバー.5ch.net/test/read.cgi/板/1234567890/ や "
     "https://jbbs.shitaraba.net/bbs/read.cgi/カテゴリ/番号/1234567890/ の形です"
     "（板のトップページではなく、スレッドを開いたときのURL）"
@@ -159,7 +159,7 @@ def _check_game_table(table: dict, where: str, registry: Registry, thread_proble
         )
     problem = thread_problem(str(table["thread"]))
     if problem:
-        raise ConfigError(f"{where}: {problem}。{_THREAD_SHAPES}")
+        raise ConfigError(f"{where}: {problem}。{THREAD_SHAPES}")
     if table.get("read", "raw") not in ("raw", "html"):
         raise ConfigError(f"{where}: read は raw か html です")
 
@@ -286,16 +286,18 @@ def config_template(
     clocked: bool,
     anchor: str = "",
     gm_trips: tuple[str, ...] = (),
+    database: str = "",
 ) -> str:
     """A ready-to-run configuration for one game (`threadgm new`), every item with its meaning;
-    `bot_name` carries the bot's own fresh key (never one another install has)."""
+    `bot_name` carries the bot's own fresh key (never one another install has); `database` is this
+    table's own (default `var/GAME_ID.sqlite`)."""
     lines = [
         "# threadgm の設定（threadgm new が書いたもの）。threadgm run このファイル で動きます。",
         "# ゲームを増やすには threadgm new ゲーム --config このファイル（一つのボットが全部を進行します）",
         "[bot]",
         f'name = "{bot_name}"   # #キー はこの設定だけの乱数：人に見せない（トリップでボットの書き込みを見分けます）',
         'mail = "sage"',
-        f'database = "var/{game_id}.sqlite"      # ゲームの記録と秘密の種（threadgm run する場所から。消すとダイスが変わります）',
+        f'database = "{database or f"var/{game_id}.sqlite"}"      # ゲームの記録と秘密の種（threadgm run する場所から。消すとダイスが変わります）',
         "",
         "# [web]                                # ゲームのページを出すなら、この2行の先頭の # を消す",
         "# port = 8381                          # http://127.0.0.1:8381/ に全部のゲームが並びます",

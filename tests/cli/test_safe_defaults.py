@@ -5,6 +5,7 @@ the log says where writers without a trip can act."""
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from pathlib import Path
 
@@ -127,8 +128,8 @@ def test_a_database_that_cannot_be_made_is_named_not_taken_for_the_game_pages_po
     _new(tmp_path, "a", "--gm", "#threadgm-test-key")
     path = tmp_path / "a" / "threadgm.toml"
     (tmp_path / "file").write_text("", "utf-8")
-    text = path.read_text("utf-8").replace(
-        'database = "var/guess.sqlite"', f'database = "{tmp_path}/file/x.sqlite"'
+    text = re.sub(
+        r'(?m)^database = "[^"]*"', f'database = "{tmp_path}/file/x.sqlite"', path.read_text("utf-8")
     )
     path.write_text(text, "utf-8")
     ran = CliRunner().invoke(main, ["run", str(path)])
