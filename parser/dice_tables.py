@@ -100,12 +100,20 @@ def parse_outcome(line: str, number: int) -> Outcome | None:
     return _outcome(normalize(line).strip(), number)
 
 
+# A command cut by a space after its operator (`2D6>= 7`, `3D6+ 1`): no command as written, so it would
+# be silence; the line is told the command it nearly is.
+_CUT_COMMAND = regex.compile(r"(\S*?(?:<=|>=|=<|=>|<>|!=|<|>|=|\+|-|\*|/))\s+([0-9]{1,6})(?![0-9])")
+
+
 def _commands(line: str, text: str, number: int) -> list[TableCommand]:
     """`command_lines` with the line's NFKC form `text` already at hand."""
     found: list[TableCommand] = []
     stripped = line.lstrip()
     if stripped and parses(text.lstrip()):
         found.append(BcdiceLine(stripped, number))
+    elif stripped and (cut := _CUT_COMMAND.match(text.lstrip())) and parses(joined := cut[1] + cut[2]):
+        reason = f"空白で式が切れています。{joined.upper()} のように続けて書いてください"
+        found.append(BbsDiceError(cut[0], number, reason))
     if "dice" in text.lower():
         found.extend(replace(dice, line=number) for dice in find_bbs_dice(line))
     return found

@@ -114,6 +114,22 @@ def test_dice_named_in_a_sentence_is_chat(line: str) -> None:
     assert find_post_dice(line) == []
 
 
+@pytest.mark.parametrize(
+    ("line", "joined"), [("2D6>= 7", "2D6>=7"), ("３ｄ６＋ １", "3D6+1"), ("1D100< 50 判定", "1D100<50")]
+)
+def test_a_bcdice_command_cut_by_a_space_after_its_operator_says_how_to_write_it(
+    line: str, joined: str
+) -> None:
+    (error,) = find_post_dice(line)
+    assert isinstance(error, BbsDiceError)
+    assert error.reason == f"空白で式が切れています。{joined} のように続けて書いてください"
+
+
+@pytest.mark.parametrize("line", ["あ= 1", "今日は雨> 3日目", "x= 5"])
+def test_chat_with_an_operator_is_chat(line: str) -> None:
+    assert find_post_dice(line) == []
+
+
 def test_limit_stops_reading() -> None:
     body = "\n".join(["1D6"] * 5000)
     found = find_post_dice(body, limit=21)
