@@ -18,8 +18,13 @@ def load_thread(source: str, thread_key: str | None = None) -> tuple[list[Post],
     ref = ThreadRef.from_url(source)  # NotAThreadURL is a ValueError
     try:
         result = fetch(make_session(), ref, FetchState())
-    except FetchError as error:
-        raise ValueError(str(error)) from error
+    except FetchError as raw_error:
+        # a board without raw access (5ch closes its dat to browsers): its read.cgi page, as a
+        # game with read = "html" is read — a player verifying has no configuration to say so
+        try:
+            result = fetch(make_session(), ref, FetchState(), html=True)
+        except FetchError as error:
+            raise ValueError(f"{raw_error}（read.cgi でも読めません: {error}）") from error
     if result.outcome == "gone":
         raise ValueError(f"スレッドが見つかりません ({result.note})")
     return result.posts, thread_key or ref.key

@@ -78,6 +78,24 @@ def test_verify_a_saved_dat_and_the_thread_url(played, tmp_path: Path) -> None:
     assert "一致 4 件" in verify(str(rawmode)).output
 
 
+@pytest.mark.parametrize("closed", [403, 302])
+def test_a_thread_whose_dat_is_closed_is_verified_from_its_read_cgi_page(played, closed: int) -> None:
+    """5ch gives no dat to a browser: a player verifying by the thread's URL is read its page instead."""
+    from werkzeug.wrappers import Response
+
+    board, *_ = played
+    board.script.script(
+        "GET",
+        "/test/dat/",
+        lambda request, forward: Response("", status=closed, headers={"Location": "http://example.invalid/"}),
+        times=None,
+    )
+    from_url = verify(board.url())
+    assert from_url.exit_code == 0, from_url.output
+    assert "回答 4 件を再計算: 一致 4 件、不一致 0 件" in from_url.output
+    assert any(path.startswith("/test/read.cgi/") for _, path, _ in board.script.seen)
+
+
 def test_a_tampered_roll_is_caught(played, tmp_path: Path) -> None:
     board, _, (plain, *_), _ = played
     dat = saved_dat(board, tmp_path)
