@@ -133,7 +133,9 @@ def normalize(text: str) -> str:
 
 
 def _operand_text(text: str) -> str:
-    return text.translate(DASHES).upper()
+    """The operands of an order, dashes made `-`, upper case, and a sentence's full stop at the end
+    dropped (`＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05。`)."""
+    return text.translate(DASHES).upper().rstrip("。．.!！").rstrip()
 
 
 def _bad_unit(token: str) -> str:

@@ -26,7 +26,7 @@ _WORD = re.compile(
     r"|(?P<move>移動|いどう|イドウ)"
 )
 _TAG = re.compile(r"<\s*([^<>\s]{1,12})\s*>")
-_HEX = re.compile(r"(?<![0-9])([0-9]{1,4})\s*[,、]\s*([0-9]{1,4})(?![0-9])")
+_HEX = re.compile(r"(?<![0-9])([0-9]{1,4})\s*(?:[,、・\-]\s*|\s+)([0-9]{1,4})(?![0-9])")  # 5,6 5-6 (5 6)
 # The particle after an id that makes it the target (`XYZ-DD-X-01を攻撃`) or a move's destination.
 _TARGET_MARK = {"attack": re.compile(r"\s*(?:を|に|へ)"), "move": re.compile(r"\s*(?:に|へ)")}
 _TARGET_MARK["intercept"] = _TARGET_MARK["attack"]

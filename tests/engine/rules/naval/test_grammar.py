@@ -32,6 +32,8 @@ from engine.rules.naval.grammar import (
         "＜攻撃＞xyz-f-b-01、uvw-cg-a-03",
         "＜攻撃＞XYZーFーBー01、UVW−CG−A−03",
         "＜攻撃＞XYZ-F-B-01、UVW-CG-A-03　よろしくお願いします",
+        "＜攻撃＞XYZ-F-B-01、UVW-CG-A-03。",  # a sentence's full stop
+        "＜攻撃＞XYZ-F-B-01、UVW-CG-A-03！",
     ],
 )
 def test_attack_in_the_forms_players_type(line: str) -> None:

@@ -98,6 +98,9 @@ def test_a_result_line_copied_into_a_post_is_not_an_order(line: str) -> None:
         ("＜移動＞ABC-DD-A-01→(5,6)", "＜移動＞ABC-DD-A-01、(5,6)"),
         ("＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05です", "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05"),
         ("＜インターセプト＞ABC-F-A-03→XYZ-F-X-07", "＜インターセプト＞ABC-F-A-03、XYZ-F-X-07"),
+        ("＜移動＞ABC-DD-A-01、5-6", "＜移動＞ABC-DD-A-01、(5,6)"),
+        ("＜移動＞ABC-DD-A-01 (5 6)", "＜移動＞ABC-DD-A-01、(5,6)"),
+        ("＜攻撃＞ABC-DD-A-01・XYZ-DD-X-05", "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05"),
     ],
 )
 def test_a_refused_order_whose_operands_are_there_gets_the_line_the_grammar_takes(
