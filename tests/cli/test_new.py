@@ -87,3 +87,12 @@ def test_two_tables_of_one_game_get_two_databases(tmp_path: Path, monkeypatch: p
     (tmp_path / "var" / "third.sqlite").write_bytes(b"")  # a table played before, its folder deleted
     assert _new("guess", "third", "--thread", url)[0] == 0
     assert _config(tmp_path / "third")["bot"]["database"] == "var/third-2.sqlite"
+
+
+def test_verify_given_the_configuration_for_the_thread_says_where_each_goes(tmp_path: Path) -> None:
+    config = tmp_path / "threadgm.toml"
+    config.write_text("[bot]\n", "utf-8")
+    result = CliRunner().invoke(main, ["verify", str(config)])
+    assert result.exit_code == 1
+    assert "は設定ファイルです。スレッドのURLか保存した dat を指定してください" in result.output
+    assert f"threadgm verify URL --config {config}" in result.output

@@ -87,9 +87,9 @@ def test_a_game_open_to_every_writer_is_warned_about_at_start(caplog: pytest.Log
 
 
 def test_new_asks_for_the_gm_key_at_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.tools
+    import cli.new_game
 
-    monkeypatch.setattr(cli.tools, "_interactive", lambda: True)
+    monkeypatch.setattr(cli.new_game, "_interactive", lambda: True)
     args = ["new", "guess", str(tmp_path / "a"), "--thread", URL]
     result = CliRunner().invoke(main, args, input="#threadgm-test-key\n")
     assert result.exit_code == 0, result.output
