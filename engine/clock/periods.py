@@ -50,7 +50,7 @@ class PostReading:
     cancelled: bool = False  # the post holds the cancel word
     ready: bool = False  # the post holds the ready word
     ready_refused: bool = False  # ...and a refused line too: the period is not closed early on it
-    ready_ignored: bool = False  # ...from a writer who speaks for none of the period's players
+    ready_ignored: str = ""  # why a 準備完了 does not count (not a player's, no early close here)
     nothing_cancelled: bool = False  # the cancel word, with no order of the writer's to withdraw
     unread: str = ""  # why the post was not read to its end (its budget), for the receipt
 
@@ -161,7 +161,7 @@ def receipt(
         if reading.ready_refused:
             rejected.append(line(anchor(post), f" 準備完了 → {READY_REFUSED}"))
         if reading.ready_ignored:
-            rejected.append(line(anchor(post), f" 準備完了 → {READY_IGNORED}"))
+            rejected.append(line(anchor(post), f" 準備完了 → {reading.ready_ignored}"))
     if not accepted and not rejected:
         return None
     when = f"（締切 {deadline_text(deadline)}）" if deadline else ""
@@ -175,6 +175,10 @@ def receipt(
 GAME_OVER = "ゲームは終了しているため、命令は実行されません"
 READY_REFUSED = (
     "受け付けられなかった行があるため準備完了にしていません（直してからもう一度 準備完了 と書いてください）"
+)
+READY_NO_EARLY = "このスレは締切の時刻に更新します（準備完了での早期更新はありません）"
+READY_NO_PLAYERS = (
+    "このゲームは参加者が決まっていないため、準備完了での早期更新はありません（締切の時刻に更新します）"
 )
 READY_IGNORED = (
     "準備完了を数えるのは、このピリオドに命令を出すプレイヤーだけです（名前欄のトリップで見分けます）"

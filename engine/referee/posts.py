@@ -349,19 +349,27 @@ def _take(
     if reading.ready and (reading.unread or not all(order.accepted for order in reading.orders)):
         # Ready with a refused line would close the period before the line could be fixed.
         reading = replace(reading, ready=False, ready_refused=True)
-    if reading.ready and period == current and not _counts_ready(game, state, post.author):
-        reading = replace(reading, ready=False, ready_ignored=True)  # a receipt says what counts
+    if reading.ready and period == current and (why := _ready_problem(game, state, post.author)):
+        reading = replace(reading, ready=False, ready_ignored=why)  # a receipt says what counts
     if reading.ready:
         game.book.log("ready", {"player": post.author}, game.now, **game.where(post, period))
     game.book.save_orders(replace(order.row, receipt=f"{base}/0") for order in reading.orders)
     return reading
 
 
-def _counts_ready(game: Game, state: object, author: str) -> bool:
-    """Whether `author`'s 準備完了 counts toward ending the period early: he speaks for one of its
-    players (a game that lists none counts everyone's)."""
+def _ready_problem(game: Game, state: object, author: str) -> str | None:
+    """Why `author`'s 準備完了 does not count toward ending the period early, or None when it does: the
+    schedule closes no period early, the game lists no players (then nothing closes it early), or he
+    speaks for none of its players."""
+    schedule = game.setup.schedule
+    if schedule is None or not schedule.early:
+        return periods.READY_NO_EARLY
     players = game.ruleset.players(state)
-    return not players or bool(set(players_of(game.ruleset, state, author)) & set(players))
+    if not players:
+        return periods.READY_NO_PLAYERS
+    if set(players_of(game.ruleset, state, author)) & set(players):
+        return None
+    return periods.READY_IGNORED
 
 
 def _remarked(
