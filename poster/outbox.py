@@ -25,7 +25,8 @@ from poster import consecutive
 from poster.consecutive import ConsecutiveLimit
 from poster.markup import PostLimits, fits_post, render_posts
 from poster.pacing import Pacer
-from poster.writer import CP932, BoardWriter, WriteOutcome
+from poster.threads import leading_anchors, refused_notice
+from poster.writer import CP932, BoardWriter, WriteOutcome, board_reason
 from scraper.post import decode_line
 from scraper.refs import ThreadRef
 from store.changes import Change, Queue
@@ -42,6 +43,7 @@ LANDING_TIME = timedelta(seconds=20)
 # failing disk, a cache in front of it), and the players would never get the answer. The wait doubles
 # with each send of the same row (up to MAX_REST), so a board that drops everything is not flooded.
 SEEN_WITHIN = timedelta(minutes=2)
+REFUSED = "/refused"  # the id of the notice said in place of a row the board refused, after the row's
 
 
 def comparable(text: str) -> str:
@@ -259,6 +261,17 @@ class OutboxSender:
             post.append(row)
         return post
 
+    def _say_refused(self, row: OutboxRecord, message: str, now: datetime) -> None:
+        """An answer the board will not take (an NG word echoed from a post, a line it finds too long)
+        is not dropped in silence: the players it answers are told, by anchor, in a post of its own
+        (once — a notice the board refuses too is only logged)."""
+        if row.id.endswith(REFUSED):
+            return
+        anchors = leading_anchors(row.body)
+        notice = refused_notice(board_reason(message))
+        with self.store.transaction():
+            self.store.queue(row.id + REFUSED, row.thread_id, row.kind, f"{anchors}\n{notice}".strip(), now)
+
     def _settle(
         self, ref: ThreadRef, post: list[OutboxRecord], outcome: WriteOutcome, last_number: int
     ) -> SendResult | None:
@@ -276,6 +289,7 @@ class OutboxSender:
                 self.store.mark_unsent(ids, outcome.message)
                 return SendResult(waiting=f"refused as one post: {outcome.message}", wake_at=now)
             self.store.drop(row.id, outcome.message)
+            self._say_refused(row, outcome.message, now)
             return None
         if outcome.kind == "uncertain":
             # stays `sending`: the thread is read first; a board in trouble gets longer and longer rests

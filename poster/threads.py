@@ -1,5 +1,5 @@
 """Opening the next part of a thread: its title, what its first post says, and how an answer moved
-there points back at the post it answers."""
+there points back at the post it answers; and what is said for an answer the board refused."""
 
 from __future__ import annotations
 
@@ -42,6 +42,17 @@ def open_failed_notice(reason: str) -> str:
         f"次スレを立てられませんでした（{reason}）。しばらくして立て直します。"
         "GMさんが立てた場合は、このスレに「次スレ URL」と書き込んでください"
     )
+
+
+def refused_notice(reason: str) -> str:
+    """Said in place of an answer the board would not take (its text, not the game, was refused)."""
+    return f"この返答は掲示板に書き込みを断られました（{reason}）"
+
+
+def leading_anchors(body: str) -> str:
+    """The anchors an answer opens with (`>>12 >>15`), "" when it opens with none."""
+    match = _LEADING_ANCHORS.match(body)
+    return match[0] if match else ""
 
 
 def point_back(body: str, old_read_url: str, *, short: bool = False) -> str:
