@@ -41,6 +41,7 @@ from urllib.parse import urljoin, urlsplit
 
 import regex
 
+from scraper import http
 from scraper.dat import dat_problem, parse_dat
 from scraper.gone import gone_page
 from scraper.http import network_errors
@@ -188,7 +189,7 @@ def strict_text(data: bytes, encoding: str, *, cut: bool = False) -> str | None:
 
 
 def _get(session: requests.Session, url: str, headers: dict[str, str] | None = None) -> requests.Response:
-    response = session.get(url, headers=headers or {}, timeout=TIMEOUT, allow_redirects=False)
+    response = http.get(session, url, headers or {}, TIMEOUT)
     if response.status_code >= 500:
         raise FetchError(f"{url}: the board answered {response.status_code}")
     return response

@@ -248,6 +248,37 @@ def _read_by(response: http.client.HTTPResponse, sock: object, read: float, dead
         parts.append(part)
 
 
+def get(
+    session: Reader | requests.Session,
+    url: str,
+    headers: dict[str, str] | None = None,
+    timeout: Timeout = 20,
+    allow_redirects: bool = False,
+) -> Answer | requests.Response:
+    """`url` through either client, within ANSWER_DEADLINE: a Reader keeps it itself; a requests
+    session (a proxy, `threadgm verify`) streams the answer and reads it as it arrives (read1), so a
+    body sent a byte at a time is cut too (`ReadFailed`). The answer as the Reader gives it."""
+    if isinstance(session, Reader):
+        return session.get(url, headers, timeout, allow_redirects)
+    from urllib3.exceptions import HTTPError as TransportError
+
+    deadline = time.monotonic() + ANSWER_DEADLINE
+    response = session.get(
+        url, headers=headers, timeout=timeout, allow_redirects=allow_redirects, stream=True
+    )
+    parts = []
+    try:
+        while part := response.raw.read1(65536, decode_content=True):
+            parts.append(part)
+            if time.monotonic() > deadline:
+                raise ReadFailed(f"{url}: the answer took longer than its deadline of {ANSWER_DEADLINE:g} s")
+    except (TransportError, OSError, zlib.error) as error:
+        raise ReadFailed(f"{url}: {type(error).__name__}: {error}") from error
+    finally:
+        response.close()
+    return Answer(response.url, response.status_code, response.reason, response.headers, b"".join(parts))  # type: ignore[arg-type]
+
+
 def make_reader(
     user_agent: str, pool: int = 10, fallback: requests.Session | None = None
 ) -> Reader | requests.Session:
@@ -260,4 +291,4 @@ def make_reader(
     return Reader(user_agent, pool)
 
 
-__all__ = ["Answer", "ReadFailed", "Reader", "make_reader", "network_errors"]
+__all__ = ["Answer", "ReadFailed", "Reader", "get", "make_reader", "network_errors"]

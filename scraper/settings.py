@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scraper import http
 from scraper.http import Reader, network_errors
 from scraper.refs import ThreadRef
 
@@ -80,7 +81,7 @@ def settings_values(data: bytes, encoding: str) -> dict[str, str] | None:
 def read_limits(session: Reader | requests.Session, ref: ThreadRef) -> BoardLimits | None:
     """The board's limits, or None when its settings could not be read this time."""
     try:
-        response = session.get(ref.setting_url, timeout=(5, 15), allow_redirects=True)
+        response = http.get(session, ref.setting_url, timeout=(5, 15), allow_redirects=True)
     except network_errors():
         return None
     if response.status_code != 200:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from scraper import fetch
+from scraper import fetch, http
 from scraper.gone import LIST_AGE, LIST_RETRY, Listing
 from scraper.http import Reader, network_errors
 from scraper.refs import Dialect, ThreadRef
@@ -54,7 +54,7 @@ def thread_list(data: bytes, ref: ThreadRef) -> list[str] | None:
 def read_list(session: Reader | requests.Session, ref: ThreadRef) -> list[str] | None:
     """The keys the board's subject.txt lists now; None when it could not be read as the list."""
     try:
-        response = session.get(ref.subject_url, timeout=fetch.TIMEOUT, allow_redirects=False)
+        response = http.get(session, ref.subject_url, timeout=fetch.TIMEOUT)
     except network_errors():
         return None
     if response.status_code != 200:

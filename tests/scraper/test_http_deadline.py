@@ -41,3 +41,13 @@ def test_an_answer_within_its_deadline_is_read_whole(monkeypatch: pytest.MonkeyP
         assert Reader(USER_AGENT).get(f"{server.url}/x").content == b"ok" * 5
     finally:
         server.close()
+
+
+def test_a_read_through_a_requests_session_is_cut_at_the_deadline_too(trickle: TrickleServer) -> None:
+    # a proxy in the environment, or `threadgm verify`, reads through requests
+    import requests
+
+    ref = ThreadRef.from_url(f"{trickle.url}/test/read.cgi/test/1795954933/")
+    with pytest.raises(FetchError, match="deadline"):
+        fetch(requests.Session(), ref, FetchState())
+    assert trickle.sent < len(trickle.body) / 2
