@@ -27,7 +27,10 @@ _SQUARE = regex.compile(r"(?<![A-Za-z])([A-Za-z][0-9]{1,2})(?![0-9])")
 _ATTACK_WORDS = regex.compile(r"攻撃|殴|倒|斬|撃|叩|殺")
 _POWER_WORDS = regex.compile(r"能力|使用|発動")
 _DEED_WORDS = regex.compile(r"移動|攻撃|能力|待機|再行動|使用|発動|行く|行き|向か|進")
-_DEED_FIRST = regex.compile(r"^(?:移動|攻撃|通常攻撃|(?:特殊)?能力|待機|再行動)")
+# A deed (or a square and a move) written before the name: `攻撃 番長 会長`, `C2移動 会長`.
+_DEED_FIRST = regex.compile(
+    r"^(?:[A-Z][0-9]{1,3}\s*(?:へ|に)?\s*移動|移動|攻撃|通常攻撃|(?:特殊)?能力|待機|再行動)"
+)
 FORMS = "名前 C4移動 ／ 名前: C3 攻撃 相手 ／ 名前: D3で能力使用 対象は相手 ／ 名前 待機"
 
 
