@@ -34,7 +34,7 @@ from engine.ruleset import (
 )
 from parser.numbers import NotANumber, number_or_error, read_number
 
-_ANCHOR = r"(?:>>\s*[0-9]{1,7}(?![0-9])\s*)?"  # `>>12 ＜予想＞42`: an anchor before the guess
+_ANCHOR = r"(?:>>\s*[0-9]{1,7}(?:\s*[-,、]\s*[0-9]{1,7})*(?![0-9])\s*)?"  # `>>12 ＜予想＞42`, `>>12-14 …`
 _GUESS = regex.compile(rf"^\s*{_ANCHOR}<予想>\s*(.*?)\s*$")
 # A guess written another way (`予想 42`, `【予想】42`, `＜よそう＞42`): the word, a mark or none, a number.
 _NEAR = regex.compile(

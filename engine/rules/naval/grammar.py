@@ -46,7 +46,8 @@ HEX_DIGITS = 4  # a coordinate's digits: maps are at most 1000 hexes a side
 _HEX_DEST = re.compile(r"^\(?\s*([0-9]+)\s*[、,]\s*([0-9]+)\s*\)?(.*)$")
 # What may come before an order on a line: an anchor, the page's numbering, the issuing island.
 _LEAD = re.compile(
-    rf"\s*(?:>>\s*[0-9]{{1,7}}(?![0-9])\s*)?(?:[0-9]{{1,3}}\s*[.)]\s*)?(?:(?P<island>{ISLAND_CODE})\s*:\s*)?",
+    rf"\s*(?:>>\s*[0-9]{{1,7}}(?:\s*[-,、]\s*[0-9]{{1,7}})*(?![0-9])\s*)?"  # >>12, >>12-14, >>12,15
+    rf"(?:[0-9]{{1,3}}\s*[.)]\s*)?(?:(?P<island>{ISLAND_CODE})\s*:\s*)?",
     re.IGNORECASE,
 )
 # A report's line (`>>3 1.ABC:＜攻撃＞… → 勝利`, the page's `→''[ABC]の乱数A''`) copied into a post.

@@ -42,5 +42,6 @@ def test_chat_about_guesses_is_chat(line: str) -> None:
     assert RULESET.parse_line(line) is None
 
 
-def test_an_anchor_may_come_before_the_guess() -> None:
-    assert RULESET.parse_line(">>12 ＜予想＞42") == OrderText(42, "＜予想＞42")
+@pytest.mark.parametrize("line", [">>12 ＜予想＞42", ">>12-14 ＜予想＞42", "＞＞１２，１５　＜予想＞４２"])
+def test_an_anchor_may_come_before_the_guess(line: str) -> None:
+    assert RULESET.parse_line(line) == OrderText(42, "＜予想＞42")

@@ -57,6 +57,8 @@ def test_an_order_the_grammar_cannot_read_gets_the_nearest_form(line: str, answe
     [
         ">>12 ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
         "＞＞１２　＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
+        ">>12-14 ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
+        ">>12,15 ＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
         "1.ABC:＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
         "ABC：＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05",
         "＜攻撃＞ABC-DD-A-01、XYZ-DD-X-05\u200b",
