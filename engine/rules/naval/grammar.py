@@ -5,8 +5,12 @@ Every form players actually type is one order: full- and half-width brackets (`�
 `、` `,` `，` or spaces, full-width letters and digits (NFKC), the dashes Japanese IMEs produce inside unit
 ids (`－` `ー` `−` ...), lower-case ids. Unit ids are `ISLAND-KIND-GROUP-NN` (`ABC-DD-A-01`).
 
-A line that starts like an order but cannot be read is a `NavalOrderError` with a Japanese reason (for
-the receipt); any other line is not an order at all (None). The raw text is kept on both.
+An anchor (`>>12`), the page's numbering and island (`1.ABC:`) may come before an order, and a
+sentence's full stop after it. A line that starts like an order but cannot be read is a
+`NavalOrderError` with a Japanese reason (for the receipt), with the line the grammar would take when
+its operands are all there; so is a line that looks like an order without starting like one
+(`near_miss.py`: unit ids with an order word or a ＜…＞ tag) and a report's result line copied without
+its ＞. Any other line is not an order at all (None). The raw text is kept on both.
 
 The GM preview reads two more forms: ORDERS.txt (`ISLAND:order`, optionally numbered `1.ABC:＜攻撃＞...`
 as in the seed's examples) and RANDOMS.txt (`ISLAND: v1 v2 v3 ...`, the numbers A, B, C, ... of the
