@@ -33,10 +33,10 @@ from engine.rules.naval.state import (
     CARRIER,
     CATEGORY_NAMES,
     FIGHTER,
+    IdLookup,
     NavalState,
     ScenarioError,
     Unit,
-    canonical_ids,
     state_from_dict,
     state_to_dict,
     unit_island,
@@ -91,9 +91,9 @@ def load_scenario(text: str) -> NavalState:
 def check_order(state: NavalState, order: NavalOrder, island: str | None = None) -> NavalOrderError | None:
     """The receipt check when an order is posted: do the units exist, and is the acting unit the
     poster's? Whether the order will be valid is only known at the period's resolution."""
-    ids = canonical_ids(state.units)
+    ids = IdLookup(state.units, state.islands)
     island = island or order.island or unit_island(order.unit)
-    unit_id = ids.get(unit_key(order.unit))
+    unit_id = ids.get(order.unit)
     if unit_id is None:
         why = f"ユニット{order.unit}は存在しません{_maybe(state, order.unit)}"
         return NavalOrderError(order.raw, why, island, post=order.post)
@@ -109,7 +109,7 @@ def check_order(state: NavalState, order: NavalOrder, island: str | None = None)
         return NavalOrderError(order.raw, form, island, post=order.post)
     if order.target is None:
         return None
-    target_id = ids.get(unit_key(order.target))
+    target_id = ids.get(order.target)
     if order.kind == "move":
         is_carrier = target_id is not None and state.units[target_id].category == CARRIER
         if order.target not in state.islands and not is_carrier:
@@ -127,11 +127,13 @@ def _maybe(state: NavalState, unit_id: str) -> str:
     """The one unit of the island whose id differs from a mistyped one in its kind or its group alone
     (`XYZ-DD-Y-01` for XYZ-DD-X-01), as 「（もしかして: …）」; nothing when there is none or more."""
     typed = _parts(unit_id)
+    if typed[0] not in state.islands:
+        return ""  # the island is never the mistyped part
     island = f"{typed[0]}-"
     near = [
         known
         for known in state.units
-        if known.startswith(island)  # the island is never the mistyped part: its units only
+        if known.startswith(island)  # its island's units only
         and len(key := _parts(known)) == len(typed)
         and key[-1] == typed[-1]  # a number is no typo to guess at: ABC-DD-A-09 may be one sunk
         and sum(a != b for a, b in zip(key, typed, strict=True)) == 1

@@ -19,10 +19,9 @@ from engine.rules.naval.state import (
     CATEGORY_NAMES,
     FIGHTER,
     SEA_CONTROL,
+    IdLookup,
     NavalState,
     Unit,
-    canonical_ids,
-    unit_key,
 )
 
 
@@ -32,11 +31,11 @@ def warning(
     """The receipt's warning on `order`, given the period's accepted orders before it (`past_limit`:
     the unit's earlier orders would use up its orders, in these words); None when the order can run
     as things stand."""
-    ids = canonical_ids(state.units)
-    unit = state.units.get(ids.get(unit_key(order.unit), ""))
+    ids = IdLookup(state.units, state.islands)
+    unit = state.units.get(ids.get(order.unit) or "")
     if unit is None:
         return past_limit  # refused at intake
-    target_id = ids.get(unit_key(order.target)) if order.target and "-" in order.target else None
+    target_id = ids.get(order.target) if order.target and "-" in order.target else None
     target = state.units.get(target_id or "")
     before = [_canonical(ids, o) for o in earlier]
     if order.kind == "attack" and target is not None:
@@ -82,10 +81,10 @@ def _forced_b(
     )
 
 
-def _canonical(ids: dict, order: NavalOrder) -> tuple[str, str, str | None]:
+def _canonical(ids: IdLookup, order: NavalOrder) -> tuple[str, str, str | None]:
     """(kind, unit, target) with the scenario's spelling of the ids."""
-    target = ids.get(unit_key(order.target), order.target) if order.target else None
-    return order.kind, ids.get(unit_key(order.unit), order.unit), target
+    target = (ids.get(order.target) or order.target) if order.target else None
+    return order.kind, ids.get(order.unit) or order.unit, target
 
 
 def _forced_a(

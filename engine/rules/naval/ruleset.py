@@ -43,6 +43,7 @@ from engine.rules.naval.state import (
     CATEGORY_NAMES,
     FIGHTER,
     TRANSPORT,
+    IdLookup,
     Island,
     NavalState,
     canonical_ids,
@@ -254,9 +255,9 @@ class NavalRuleset(
         target = command.target
         if command.unit in known and (target is None or target in known or target in state.islands):
             return parsed
-        ids = canonical_ids(known)
-        unit = ids.get(unit_key(command.unit), command.unit)
-        target = ids.get(unit_key(command.target), command.target) if command.target else None
+        ids = IdLookup(known, state.islands)
+        unit = ids.get(command.unit) or command.unit
+        target = (ids.get(command.target) or command.target) if command.target else None
         if (unit, target) == (command.unit, command.target):
             return parsed
         spelled = replace(command, unit=unit, target=target, raw="")

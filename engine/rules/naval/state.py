@@ -131,6 +131,26 @@ def canonical_ids(unit_ids: list[str] | dict[str, object]) -> dict[tuple[str, ..
     return {unit_key(unit_id): unit_id for unit_id in unit_ids}
 
 
+class IdLookup:
+    """The scenario's spelling of unit ids: an id written as the scenario writes it is itself, any other
+    goes through `canonical_ids`, built on the first miss (for 20,000 units that map costs tens of ms,
+    and the ids of a post are almost always written as is)."""
+
+    def __init__(self, units: dict[str, Unit], islands: dict[str, Island] | None = None) -> None:
+        self.units = units
+        self.islands = islands  # when given, an id of no island is no unit, without the map
+        self._by_key: dict[tuple[str, ...], str] | None = None
+
+    def get(self, unit_id: str | None) -> str | None:
+        if unit_id is None or unit_id in self.units:
+            return unit_id
+        if self.islands is not None and unit_island(unit_id) not in self.islands:
+            return None
+        if self._by_key is None:
+            self._by_key = canonical_ids(self.units)
+        return self._by_key.get(unit_key(unit_id))
+
+
 def copy_unit(unit: Unit) -> Unit:
     # Through `__dict__`: a period clones every unit of the map, and `Unit(...)` costs four times this.
     new = object.__new__(Unit)
