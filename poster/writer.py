@@ -33,6 +33,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 import regex
 
+from scraper.http import streamed_body
 from scraper.refs import Dialect, ThreadRef
 
 if TYPE_CHECKING:  # requests and BeautifulSoup load with the first post: a bot that only reads needs neither
@@ -162,7 +163,7 @@ class BoardWriter:
         from urllib3.exceptions import HTTPError as TransportError
 
         try:
-            content = _content_by(response, deadline)
+            content = streamed_body(response, deadline, ANSWER_DEADLINE)
         except (requests.RequestException, TransportError, OSError) as error:  # TimeoutError included
             return WriteOutcome("uncertain", f"no whole answer from the board: {error}")
         status = response.status_code
@@ -180,21 +181,6 @@ class BoardWriter:
         if status != 200 and classify(page).posted:
             return WriteOutcome("uncertain", f"a success page with HTTP {status}", retry_after=60)
         return page
-
-
-def _content_by(response: requests.Response, deadline: float) -> bytes:
-    """The answer's body, read as it arrives (read1: whatever came, not a full buffer — a body sent
-    a byte at a time would otherwise fill 64 KiB first) until `deadline` (then TimeoutError); the
-    connection is let go either way."""
-    parts = []
-    try:
-        while part := response.raw.read1(65536, decode_content=True):
-            parts.append(part)
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the answer took longer than its deadline of {ANSWER_DEADLINE:g} s")
-    finally:
-        response.close()
-    return b"".join(parts)
 
 
 def redirected(url: str, referer: str, location: str, fields: dict[str, str]) -> WriteOutcome:

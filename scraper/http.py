@@ -266,17 +266,26 @@ def get(
     response = session.get(
         url, headers=headers, timeout=timeout, allow_redirects=allow_redirects, stream=True
     )
+    try:
+        body = streamed_body(response, deadline, ANSWER_DEADLINE)
+    except (TransportError, OSError, zlib.error) as error:  # TimeoutError is an OSError
+        raise ReadFailed(f"{url}: {type(error).__name__}: {error}") from error
+    return Answer(response.url, response.status_code, response.reason, response.headers, body)  # type: ignore[arg-type]
+
+
+def streamed_body(response: requests.Response, deadline: float, limit: float) -> bytes:
+    """A streamed requests answer's body, read as it arrives (read1: whatever came, not a full
+    buffer — a body sent a byte at a time would otherwise fill 64 KiB first), until the monotonic
+    `deadline` (then TimeoutError, naming the `limit` in seconds); the connection is let go either way."""
     parts = []
     try:
         while part := response.raw.read1(65536, decode_content=True):
             parts.append(part)
             if time.monotonic() > deadline:
-                raise ReadFailed(f"{url}: the answer took longer than its deadline of {ANSWER_DEADLINE:g} s")
-    except (TransportError, OSError, zlib.error) as error:
-        raise ReadFailed(f"{url}: {type(error).__name__}: {error}") from error
+                raise TimeoutError(f"the answer took longer than its deadline of {limit:g} s")
     finally:
         response.close()
-    return Answer(response.url, response.status_code, response.reason, response.headers, b"".join(parts))  # type: ignore[arg-type]
+    return b"".join(parts)
 
 
 def make_reader(
@@ -291,4 +300,4 @@ def make_reader(
     return Reader(user_agent, pool)
 
 
-__all__ = ["Answer", "ReadFailed", "Reader", "get", "make_reader", "network_errors"]
+__all__ = ["Answer", "ReadFailed", "Reader", "get", "make_reader", "network_errors", "streamed_body"]
