@@ -6,7 +6,6 @@ import gzip
 import os
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -47,13 +46,6 @@ class Board:
         if dialect == "2ch":
             return ThreadRef.from_url(f"{self.server.url}/test/read.cgi/test/{self.key}/")
         return ThreadRef.from_url(f"{self.server.url}/bbs/read.cgi/local/test/{self.key}/")
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def test_first_read_then_idle_then_new_posts(board: Board) -> None:

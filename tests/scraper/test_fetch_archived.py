@@ -5,21 +5,11 @@ one anywhere else — another thread's copy, another host, a portal — is a fau
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from werkzeug.wrappers import Response
 
 from scraper.fetch import FetchError, FetchState, fetch, make_session
 from tests.scraper.test_fetch import Board
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def _redirect(where: str):

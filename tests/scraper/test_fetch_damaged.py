@@ -6,8 +6,6 @@ proxy's) is not: a whole read shows otherwise, and nothing of the lie is held.""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from werkzeug.wrappers import Response
@@ -17,13 +15,6 @@ from tests.scraper.test_fetch import Board, _range
 
 FOUR = "名無し<><>2026/11/29(日) 21:22:13 ID:abcdEFGH<>四つの欄\n"
 SIX = "名無し<><>2026/11/29(日) 21:22:14 ID:abcdEFGH<>六つの欄<><>余り\n"
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def _append(board: Board, text: str) -> None:

@@ -4,8 +4,6 @@ each is a fault of one poll or read as the board holds it — never a post lost,
 from __future__ import annotations
 
 import gzip
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from werkzeug.wrappers import Response
@@ -15,13 +13,6 @@ from scraper.http import Reader
 from tests.scraper.test_fetch import Board
 
 USER_AGENT = "Monazilla/1.00 (threadgm-test)"
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def _dat(board: Board) -> bytes:

@@ -5,22 +5,13 @@ garbled answer is held."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from werkzeug.wrappers import Response
 
 from scraper.fetch import FetchError, FetchState, fetch, make_session, strict_text
 from tests.scraper.test_fetch import Board
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def reencoded(target: str, source: str = "cp932"):

@@ -10,8 +10,7 @@ import inspect
 import socket
 import threading
 import zlib
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 import requests
@@ -32,13 +31,6 @@ def _board_only(function: Callable) -> bool:
 
 
 FETCH_TESTS = [f for name, f in vars(fetch_tests).items() if name.startswith("test_") and _board_only(f)]
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def test_the_fetch_tests_are_found() -> None:

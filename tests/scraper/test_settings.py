@@ -6,9 +6,6 @@ bot keeps the limits it read before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from werkzeug.wrappers import Response
 
@@ -16,13 +13,6 @@ from scraper.fetch import make_session
 from scraper.settings import BoardLimits, limits_from, parse_settings, read_limits
 from tests.conftest import shared_path
 from tests.scraper.test_fetch import Board
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
-    running = Board(tmp_path)
-    yield running
-    running.server.close()
 
 
 def test_the_captured_ex0ch_settings() -> None:
