@@ -9,9 +9,13 @@
   whole dat is read again. So is a 206 whose length or start is not what its Content-Range says (a
   stray byte can still decode as Shift-JIS), and one that does not decode strictly in the board's
   charset;
-- 416 with a size below ours means the dat shrank (a deletion): read it all again; otherwise nothing
-  new; 200 instead of 206 means the board ignored Range: the body is the whole dat;
-- 302/404/410: the thread fell out of the board (dat落ち) or was removed;
+- 416 with a size below ours means the dat shrank (a deletion), and one naming a size past the start
+  of the range asked is no board's answer: either way the dat is read whole; 200 instead of 206 means
+  the board ignored Range: the body is the whole dat;
+- 404/410, or a redirect to the thread's own archived copy: a sign the thread fell out of the board
+  (dat落ち) or was removed (proof is `scraper.gone`'s); any other redirect is a fault;
+- after CONDITIONAL_STREAK 304s in a row the dat is asked for once without If-Modified-Since;
+- a line that is not a dat line is the board's own damage once two whole reads show it alike;
 - only complete lines are taken: a partial last line (a dat being written, or a cut connection) is
   read again next time.
 If-Modified-Since is sent only with a Last-Modified at least a second older than the answer's Date:
@@ -31,17 +35,25 @@ with a warning. A rawmode read starts at the last post held, and that post must 
 
 from __future__ import annotations
 
-import codecs
 import logging
 import threading
 from dataclasses import dataclass, replace
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import regex
 
 from scraper import http
+from scraper.answer_checks import (
+    archived_at,
+    complete_lines,
+    last_line,
+    older,
+    range_problem,
+    range_total,
+    strict_text,
+    trusted_validator,
+)
 from scraper.dat import dat_problem, parse_dat
 from scraper.gone import gone_page
 from scraper.http import network_errors
@@ -170,50 +182,11 @@ def _disagreement(first: FetchResult, second: FetchResult) -> str | None:
     return None
 
 
-def strict_text(data: bytes, encoding: str, *, cut: bool = False) -> str | None:
-    """`data` decoded in the thread's charset, or None when it is not text of that charset: a byte
-    that does not decode, or Japanese that reads as UTF-8 (a proxy re-encoded the answer — text in
-    Shift-JIS or EUC-JP almost never does). `cut`: the data may end inside a character (a page cut
-    short), which is left out."""
-    try:
-        text = codecs.getincrementaldecoder(encoding)("strict").decode(data, final=not cut)
-    except UnicodeDecodeError:
-        return None
-    if not text.isascii() and not encoding.lower().replace("-", "").startswith("utf"):
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return text
-        return None
-    return text
-
-
 def _get(session: requests.Session, url: str, headers: dict[str, str] | None = None) -> requests.Response:
     response = http.get(session, url, headers or {}, TIMEOUT)
     if response.status_code >= 500:
         raise FetchError(f"{url}: the board answered {response.status_code}")
     return response
-
-
-def _trusted_validator(response: requests.Response) -> str | None:
-    modified, date = response.headers.get("Last-Modified"), response.headers.get("Date")
-    if not modified or not date:
-        return None
-    try:
-        return (
-            modified
-            if (parsedate_to_datetime(date) - parsedate_to_datetime(modified)).total_seconds() >= 1
-            else None
-        )
-    except (TypeError, ValueError):
-        return None
-
-
-def _complete_lines(data: bytes) -> tuple[bytes, bool]:
-    """The whole lines of `data`, and whether that is all of it (no partial line held back)."""
-    end = data.rfind(b"\n")
-    whole = data[: end + 1] if end >= 0 else b""
-    return whole, len(whole) == len(data)
 
 
 def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
@@ -238,7 +211,7 @@ def _fetch_dat(session: requests.Session, ref: ThreadRef, state: FetchState) -> 
     if status == 416:
         # The range starts inside what is held: only a dat now shorter than that start has no byte of
         # it, and a 416 naming a size past the start answers a range it holds — no board's answer.
-        total = _range_total(response.headers.get("Content-Range", ""))
+        total = range_total(response.headers.get("Content-Range", ""))
         if total is None or total < state.size:
             return _full_dat(session, ref, state, note=f"416, dat is now {total} bytes (held {state.size})")
         return _full_dat(session, ref, state, note=f"416 for bytes {start}- of a dat of {total} bytes")
@@ -261,11 +234,11 @@ def _dat_range(
 ) -> FetchResult:
     """A 206: what it adds to the held copy, once it has shown itself to be the board's bytes."""
     data, start = response.content, state.size - len(overlap)
-    if problem := _range_problem(response.headers.get("Content-Range", ""), start, len(data)):
+    if problem := range_problem(response.headers.get("Content-Range", ""), start, len(data)):
         return _full_dat(session, ref, state, note=f"the 206 is not what it says ({problem})")
     if not data.startswith(overlap):
         return _full_dat(session, ref, state, note="held copy no longer matches (deleted post?)")
-    fresh, complete = _complete_lines(data[len(overlap) :])
+    fresh, complete = complete_lines(data[len(overlap) :])
     if not complete:
         log.info(
             "%s: the dat ends in the middle of a line (%d bytes held back); they are read again next time",
@@ -284,29 +257,9 @@ def _dat_range(
         return _full_dat(session, ref, state, note=f"the 206 is not all dat lines ({problem})")
     posts = parse_dat(text, state.last_number + 1)
     new_state = replace(
-        validated, size=state.size + len(fresh), last_number=posts[-1].number, tail=_last_line(fresh)
+        validated, size=state.size + len(fresh), last_number=posts[-1].number, tail=last_line(fresh)
     )
     return FetchResult(posts, new_state, "new", len(data), complete=complete)
-
-
-def _range_problem(content_range: str, start: int, length: int) -> str | None:
-    """Why a 206 is not the range asked for, whole (`bytes START-END/TOTAL`); None when it is."""
-    match = regex.fullmatch(r"\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*", content_range)
-    if match is None:
-        return f"Content-Range {content_range[:60]!r}"
-    first, last = int(match[1]), int(match[2])
-    if match[3] != "*" and last >= int(match[3]):
-        return f"a range ending at byte {last} of a file of {match[3]}"
-    if first != start:
-        return f"it starts at byte {first}, not {start}"
-    if last - first + 1 != length:
-        return f"{length} bytes for a range of {last - first + 1}"
-    return None
-
-
-def _last_line(whole: bytes) -> bytes:
-    """The last line of `whole` (complete lines), its `\\n` included."""
-    return whole[whole.rfind(b"\n", 0, len(whole) - 1) + 1 :]
 
 
 def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note: str) -> FetchResult:
@@ -318,7 +271,7 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
     if response.status_code != 200:
         raise FetchError(f"{ref.dat_url}: unexpected HTTP {response.status_code} on a full read")
     data, damaged, confirmed = response.content, False, False
-    whole = _complete_lines(data)[0]
+    whole = complete_lines(data)[0]
     text = strict_text(whole, ref.encoding)
     damaged_lines = (
         text is not None
@@ -329,7 +282,7 @@ def _full_dat(session: requests.Session, ref: ThreadRef, state: FetchState, note
         again = _get(session, ref.dat_url)
         if again.status_code != 200:
             raise FetchError(f"{ref.dat_url}: HTTP {again.status_code} on the second of two full reads")
-        shorter, longer = sorted((whole, _complete_lines(again.content)[0]), key=len)
+        shorter, longer = sorted((whole, complete_lines(again.content)[0]), key=len)
         if not longer.startswith(shorter):
             raise FetchError(f"{ref.dat_url}: two full reads of the dat disagree ({note})")
         damaged, confirmed = text is None, True
@@ -359,7 +312,7 @@ def _dat_result(
 ) -> FetchResult:
     """`confirmed`: two whole reads showed these lines alike (lines that are not dat lines are then
     the board's own, taken as posts: one damaged line must not stop a game for good)."""
-    whole, complete = _complete_lines(data)
+    whole, complete = complete_lines(data)
     text = whole.decode(ref.encoding, errors="replace") if damaged else strict_text(whole, ref.encoding)
     if text is None:
         raise FetchError(f"{ref.dat_url}: the answer is not {ref.encoding} text")
@@ -370,9 +323,9 @@ def _dat_result(
         log.warning("%s: %s, the same way twice: taken as the board's (a damaged dat)", ref.dat_url, problem)
     posts = parse_dat(text)
     _check(_first_post_problem(state, posts[0]), ref.dat_url, "not the dat of the thread")
-    validator = _trusted_validator(response) if complete else None
+    validator = trusted_validator(response) if complete else None
     new_state = FetchState(
-        len(whole), validator, posts[-1].number, first_post_identity(posts[0]), _last_line(whole)
+        len(whole), validator, posts[-1].number, first_post_identity(posts[0]), last_line(whole)
     )
     outcome = "full" if state.size else "new"
     if note:
@@ -411,25 +364,11 @@ def _gone_answer(response: requests.Response, state: FetchState, ref: ThreadRef)
         return FetchResult([], state, "gone", len(response.content), note=f"HTTP {status}")
     if 300 <= status < 400:
         location = response.headers.get("Location", "")[:200]
-        if _archived_at(ref, urljoin(response.url, location)):
+        if archived_at(ref, urljoin(response.url, location)):
             note = f"HTTP {status} to the board's archive (過去ログ): {location}"
             return FetchResult([], state, "gone", len(response.content), note=note)
         raise FetchError(f"{response.url}: the board redirected the read (HTTP {status} to {location!r})")
     return None
-
-
-def _archived_at(ref: ThreadRef, url: str) -> bool:
-    """Whether `url` is `ref`'s thread in its board's archive, on the board's own host."""
-    parts = urlsplit(url)
-    if f"{parts.scheme}://{parts.netloc}" != ref.origin:
-        return False
-    if ref.dialect is Dialect.SHITARABA:
-        return (
-            regex.match(rf"/bbs/read_archive\.cgi/{regex.escape(ref.board)}/{ref.key}(?:/|$)", parts.path)
-            is not None
-        )
-    archive = rf"/{regex.escape(ref.board)}/(?:oyster/{ref.key[:4]}|kako/{ref.key[:4]}/{ref.key[:5]}|kako/{ref.key[:3]})"
-    return regex.fullmatch(rf"{archive}/{ref.key}\.dat(?:\.gz)?", parts.path) is not None
 
 
 def _first_post_problem(state: FetchState, first: Post) -> str | None:
@@ -442,23 +381,11 @@ def _validator(state: FetchState, response: requests.Response) -> FetchState:
     """The held validator after an answer: the answer's when it can be trusted; none when the answer's
     Last-Modified is older than the one held (the dat's time went back: If-Modified-Since with the
     newer time would hide every post until the board's clock passes it again)."""
-    if trusted := _trusted_validator(response):
+    if trusted := trusted_validator(response):
         return replace(state, last_modified=trusted)
-    if state.last_modified and _older(response.headers.get("Last-Modified"), state.last_modified):
+    if state.last_modified and older(response.headers.get("Last-Modified"), state.last_modified):
         return replace(state, last_modified=None)
     return state
-
-
-def _older(modified: str | None, held: str) -> bool:
-    try:
-        return modified is not None and parsedate_to_datetime(modified) < parsedate_to_datetime(held)
-    except (TypeError, ValueError):
-        return False
-
-
-def _range_total(content_range: str) -> int | None:
-    total = content_range.rpartition("/")[2].strip()
-    return int(total) if total.isdigit() else None
 
 
 def _fetch_rawmode(session: requests.Session, ref: ThreadRef, state: FetchState) -> FetchResult:
@@ -526,7 +453,7 @@ def _rawmode_answer(
         return gone
     if response.status_code != 200:
         raise FetchError(f"{ref.read_url}: unexpected HTTP {response.status_code} from rawmode")
-    whole, complete = _complete_lines(response.content)
+    whole, complete = complete_lines(response.content)
     text = strict_text(whole, ref.encoding)
     if text is None:
         raise FetchError(

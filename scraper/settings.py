@@ -69,7 +69,7 @@ def limits_from(values: dict[str, str]) -> BoardLimits:
 def settings_values(data: bytes, encoding: str) -> dict[str, str] | None:
     """The settings `data` holds when it is a board's settings file: text in the board's charset,
     no markup, and at least one of the board's BBS_ settings; None otherwise."""
-    from scraper.fetch import strict_text
+    from scraper.answer_checks import strict_text
 
     text = strict_text(data, encoding)
     if text is None or any(line.lstrip().startswith("<") for line in text.split("\n")):
