@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 BASE_STATS = ("肉体", "集中", "反射", "知識", "幸運")
+_PARTICLES = "にへをの"
 SCENES = ("オープニング", "ドラマ", "クライマックス", "エンディング")
 START_C = 18  # 初期のC値
 START_F = 5  # 初期のF値
@@ -263,6 +264,8 @@ class State:
         return State.from_dict(self.to_dict())
 
     def sheet(self, name: str) -> Sheet:
+        if name not in self.sheets and name[-1:] in _PARTICLES and name[:-1] in self.sheets:
+            name = name[:-1]  # `ダメージ ユイに 8` `とどめ ユイを`: the particle after the name
         try:
             return self.sheets[name]
         except KeyError:

@@ -237,3 +237,15 @@ def test_a_setting_names_options_as_the_thread_does_and_its_refusal_shows_no_pro
         with pytest.raises((DystopiaError, RulesetError)) as refused:
             RULESET.set_value(state, path, "1")
         assert leaks(str(refused.value)) == [], refused.value
+
+
+def test_a_particle_after_a_characters_name_still_names_it() -> None:
+    """`ダメージ ユイに 8` is ユイ's damage; a name that is not there is still answered with the names."""
+    import pytest
+
+    from engine.rules.dystopia.state import DystopiaError
+
+    state = start()
+    assert state.sheet("ユイに") is state.sheets["ユイ"] and state.sheet("ユイへ") is state.sheets["ユイ"]
+    with pytest.raises(DystopiaError, match="「ユイら」というキャラクターはいません"):
+        state.sheet("ユイら")
