@@ -133,3 +133,36 @@ def test_a_game_reading_with_its_own_names_answers_a_near_miss_and_refuses_a_sec
         ">>2 会長 C5へ向かう → 読めませんでした。もしかして: 会長 C5移動\n"
         ">>4 会長 C3移動 → 会長には>>3の行があり、2行目の違う行動は無効です（直すときは「>>3 会長 C3移動」と番号を付けて）"
     ]
+
+
+def _one_round() -> PureGame:
+    game = PureGame("guess", 'players = ["アリス", "ボブ"]\nsides = 100\nrounds = 1\n')
+    game.setup = replace(game.setup, dice=False)
+    game.poll()
+    return game
+
+
+def test_a_cancel_with_nothing_to_withdraw_and_a_strangers_ready_are_each_answered_as_such() -> None:
+    game = _one_round()
+    posts = [
+        game.post("取消", "アリス"),
+        game.post("準備完了", "カレン"),
+        game.post("＜予想＞5\n準備完了", "ボブ"),
+    ]
+    assert posted(game.poll(posts, minutes=1)) == [
+        "【受付 ピリオド1（締切 12/01 21:00）】\n>>2 取消: ピリオド1に取り消す命令はありません\n"
+        ">>4 ＜予想＞5\n>>4 準備完了\n受け付けられなかった命令:\n"
+        ">>3 準備完了 → 準備完了を数えるのは、このピリオドに命令を出すプレイヤーだけです（名前欄のトリップで見分けます）"
+    ]
+    assert [entry.args["player"] for entry in game.store.log_entries("guess", ["ready"])] == ["ボブ"]
+
+
+def test_after_the_end_a_cancel_says_nothing_and_an_unreadable_line_keeps_its_own_reason() -> None:
+    game = _one_round()
+    game.poll(minutes=65)  # the one round resolved: the game is over
+    posts = [game.post("取消\n＜予想＞abc", "アリス"), game.post("＜予想＞7", "ボブ")]
+    assert posted(game.poll(posts, minutes=1)) == [
+        "【受付（ゲームは終了しています）】\n受け付けられなかった命令:\n"
+        ">>2 ＜予想＞abc → 予想「abc」は数字（0～9）で書いてください（例：＜予想＞42）\n"
+        ">>3 ＜予想＞7 → ゲームは終了しているため、命令は実行されません"
+    ]
