@@ -56,7 +56,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "verify": (
         "tools",
-        "出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file).",
+        "出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file;"
+        " for a game that went on in a next thread, every part: each is checked with what the others published).",
     ),
 }
 

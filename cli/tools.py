@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -348,7 +349,7 @@ def _verify(
     games = GameChoice(registry)
 
     @click.command("verify")
-    @click.argument("source")
+    @click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
     @click.option("--key", "thread_key", help="Thread key, when a file's name does not hold it.")
     @click.option(
         "--trip",
@@ -385,7 +386,7 @@ def _verify(
         help="A GM's trip, for the replay (default: the configuration's, else those the bot obeyed).",
     )
     def verify_command(
-        source: str,
+        sources: tuple[str, ...],
         thread_key: str | None,
         trips: tuple[str, ...],
         config: Path | None,
@@ -393,50 +394,90 @@ def _verify(
         scenario_path: Path | None,
         gm_trips: tuple[str, ...],
     ) -> None:
-        """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file)."""
-        from engine.offline.verify import ThreadPost, candidate_trips, verify_thread
+        """出目を検証する: スレの全ての出目を公開済みの鍵で再計算する (a thread URL or a saved dat/rawmode file;
+        for a game that went on in a next thread, every part: each is checked with what the others published)."""
+        from engine.offline.other_parts import carried_post
+        from engine.offline.verify import bot_trips
 
-        def rules(name: str) -> Ruleset | None:
-            return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
-
-        _not_a_configuration(source)
         if config is not None:
             trips = (*trips, config_trip(config))
-        try:
-            posts, key = load_thread(source, thread_key)
-        except ValueError as error:
-            raise click.ClickException(str(error)) from error
-        shown = [
-            ThreadPost(p.number, p.trip, p.date, p.body, p.name)
-            for p in posts
-            if not p.deleted and not p.system
-        ]
-        configured = _configured_game(registry, config, key) if config is not None else None
+        check = _Check(registry, render, config, trips, rules_id, scenario_path, gm_trips)
+        parts = [_thread_part(load_thread, source, thread_key) for source in sources]
+        if len(parts) == 1:
+            raise SystemExit(check.verify(*parts[0]))
+        # a later part has no claim of its own (no opening, no 【ダイス検証】): the bot is who claimed first
+        bot = [trip.lstrip("◆") for trip in trips] or next(
+            (list(found) for _, posts in parts if (found := bot_trips(posts))), []
+        )
+        codes = []
+        for index, (key, shown) in enumerate(parts):
+            others = [posts for other, (_, posts) in enumerate(parts) if other != index]
+            carried = carried_post(others, bot)
+            click.echo(f"== {sources[index]}")
+            codes.append(check.verify(key, [carried, *shown] if carried else shown))
+            click.echo("")
+        # a mismatch anywhere; else all compared match; nothing to compare only when no part had any
+        raise SystemExit(1 if 1 in codes else 0 if 0 in codes else max(codes))
+
+    return verify_command
+
+
+def _thread_part(load_thread: Callable[[str, str | None], tuple[list, str]], source: str, key: str | None):
+    """One thread named on verify's command line: its key and the posts verify reads (deleted posts
+    and the board's own lines left out)."""
+    from engine.offline.verify import ThreadPost
+
+    _not_a_configuration(source)
+    try:
+        posts, thread_key = load_thread(source, key)
+    except ValueError as error:
+        raise click.ClickException(f"{source}: {error}") from error
+    shown = [
+        ThreadPost(p.number, p.trip, p.date, p.body, p.name) for p in posts if not p.deleted and not p.system
+    ]
+    return thread_key, shown
+
+
+@dataclass(frozen=True)
+class _Check:
+    """What verify's options say, for each thread it is given."""
+
+    registry: Registry
+    render: Callable[[Report], str]
+    config: Path | None
+    trips: tuple[str, ...]
+    rules_id: str | None
+    scenario_path: Path | None
+    gm_trips: tuple[str, ...]
+
+    def verify(self, key: str, shown: list) -> int:
+        """One thread verified and its summary printed; the exit code."""
+        from engine.offline.verify import candidate_trips, verify_thread
+
+        registry, rules_id, scenario_path = self.registry, self.rules_id, self.scenario_path
+        configured = _configured_game(registry, self.config, key) if self.config is not None else None
         if configured is not None:
             rules_id = rules_id or configured.rules
             scenario_path = scenario_path or configured.scenario
         game = registry.get(rules_id) if rules_id is not None else None
         scenario = _scenario(game, scenario_path)
-        gms = tuple(t.lstrip("◆") for t in gm_trips) or (configured.gm_trips if configured else None)
+        gms = tuple(t.lstrip("◆") for t in self.gm_trips) or (configured.gm_trips if configured else None)
+
+        def rules(name: str) -> Ruleset | None:
+            return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
 
         def verified(bot: list[str]) -> Verification:
             return verify_thread(
-                key, shown, render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
+                key, shown, self.render, bot, rules, game, known=registry, scenario=scenario, gm_trips=gms
             )
 
         candidates = candidate_trips(shown)
-        if not trips and len(candidates) > 1:
+        if not self.trips and len(candidates) > 1:
             _verify_each_candidate(candidates, verified)
-        bot = [t.lstrip("◆") for t in trips] or list(candidates[:1])
-        result = verified(bot)
+        result = verified([t.lstrip("◆") for t in self.trips] or list(candidates[:1]))
         if result.bot_trips:
             click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
         if result.game:
             click.echo(f"ゲーム: {result.game}")
         click.echo(result.summary())
-        if not result.ok:
-            raise SystemExit(1)
-        if result.nothing_checked:
-            raise SystemExit(NOTHING_TO_CHECK)
-
-    return verify_command
+        return 1 if not result.ok else NOTHING_TO_CHECK if result.nothing_checked else 0

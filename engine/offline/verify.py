@@ -8,11 +8,9 @@ For every answer whose day key is public, the answer is computed again from post
 compared; every published key is checked against its earlier hash; every revealed secret is
 recomputed with its key and checked against the hash its answer showed.
 
-Games with periods add the opening (`【NAME 開始】` with `ピリオド1 … 鍵のハッシュ(SHA-256): HEX`) and a
-report per period (`【ピリオドn 更新】` … `鍵 ピリオドn: HEX`, then `次 ピリオドn+1 … 鍵のハッシュ(SHA-256):
-HEX`), possibly split over several posts. Every period key is checked against the hash published
-before it, and the ruleset named by the opening reads each report back into its structured result
-(`Ruleset.read_period`) and recomputes that from the key (`Ruleset.verify_period`).
+Games with periods add the opening and a report per period, checked by `engine.offline.period_reports`;
+a game that went on in its next thread lends each part what the others published
+(`engine.offline.other_parts`: one post numbered CARRIED before the thread's own).
 """
 
 from __future__ import annotations
@@ -20,123 +18,38 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import regex
 
-from engine.clock.periods import RULES_SECRET_HASH, RULES_SECRET_KEY
+from engine.clock.periods import RULES_SECRET_KEY
 from engine.dice.answers import REVEAL_HEADING, SECRET_LABEL, secret_label
-from engine.dice.disclosure import HASH_LABEL, HEADING, KEY_LABEL
+from engine.dice.disclosure import HEADING
 from engine.dice.post import answer_post
 from engine.keys import PrefixedSource, day_of, purpose_prefix
+from engine.offline.period_reports import check_periods
 from engine.offline.steps import Replay, step_notes, verify_steps
+from engine.offline.thread_posts import (
+    CARRIED,
+    DAY_HASH,
+    DAY_KEY,
+    HEX,
+    RULES_HASH,
+    ThreadPost,
+    Verification,
+    at,
+    openings,
+)
 from engine.report import Report
 from engine.rng import SeededSource
-from engine.ruleset import AuditsPosts, ImmediateRuleset, OrderText, ReplaysThread, Ruleset, VerifiesPeriods
+from engine.ruleset import AuditsPosts, ImmediateRuleset, OrderText, ReplaysThread, Ruleset
 from parser.gm import find_gm_commands
 
-_HEX = r"([0-9a-f]{64})"
-_DAY_KEY = regex.compile(rf"^{regex.escape(KEY_LABEL)} (\d{{4}}-\d{{2}}-\d{{2}}): {_HEX}$")
-_DAY_HASH = regex.compile(rf"^{regex.escape(HASH_LABEL)} (\d{{4}}-\d{{2}}-\d{{2}}): {_HEX}$")
-_RULES_HASH = regex.compile(rf"^{regex.escape(RULES_SECRET_HASH)}: {_HEX}$")
-_RULES_KEY = regex.compile(rf"^{regex.escape(RULES_SECRET_KEY)}: {_HEX}")
-_SECRET_HASH = regex.compile(rf"^{SECRET_LABEL}(\d+)-(\d+) 鍵のハッシュ\(SHA-256\): {_HEX}$")
-_SECRET_KEY = regex.compile(rf"^鍵 {SECRET_LABEL}(\d+)-(\d+): {_HEX}$")
+_RULES_KEY = regex.compile(rf"^{regex.escape(RULES_SECRET_KEY)}: {HEX}")
+_SECRET_HASH = regex.compile(rf"^{SECRET_LABEL}(\d+)-(\d+) 鍵のハッシュ\(SHA-256\): {HEX}$")
+_SECRET_KEY = regex.compile(rf"^鍵 {SECRET_LABEL}(\d+)-(\d+): {HEX}$")
 _ANCHOR = regex.compile(r"^>>(\d+)$")
 _CONTINUED = regex.compile(r"^>>(\d+)（続き）$")
-_OPENING = regex.compile(r"^【(.+) 開始】$")
-_PERIOD_HASH = regex.compile(rf"^(?:次 )?ピリオド(\d+)(?: 締切 \S+ \S+)? {regex.escape(HASH_LABEL)}: {_HEX}$")
-_RESOLUTION = regex.compile(r"^【ピリオド(\d+) 更新(?:（再処理）)?】$")
-_PERIOD_KEY = regex.compile(rf"^{regex.escape(KEY_LABEL)} ピリオド(\d+): {_HEX}$")
-
-
-@dataclass(frozen=True)
-class ThreadPost:
-    number: int
-    trip: str | None
-    date: datetime | None
-    body: str
-    name: str = ""  # the name field (a game's steps know their author as name◆trip)
-
-
-@dataclass
-class Verification:
-    checked: int = 0
-    matched: int = 0
-    problems: list[str] = field(default_factory=list)  # a mismatch, a wrong key: the bot cannot be trusted
-    notes: list[str] = field(default_factory=list)  # not checkable yet, or worth knowing
-    # what the thread should hold and does not (a period's report, the hash a key was committed by):
-    # nothing there contradicts the bot, but those results cannot be vouched for
-    unverified: list[str] = field(default_factory=list)
-    bot_trips: tuple[str, ...] = ()
-    game: str | None = None  # the NAME of the opening of a game with periods
-    periods_checked: int = 0  # period reports the ruleset recomputed from their keys
-    periods_matched: int = 0
-    keys_checked: int = 0  # published keys compared with the hash published before them
-    steps: list[int] = field(default_factory=list)  # posts answered as an immediate game's steps
-    steps_checked: int = 0  # steps replayed from the scenario and compared (`verify_steps`)
-    steps_matched: int = 0
-    audits_checked: int = 0  # the game's own checks (`Ruleset.audit_posts`)
-    audits_matched: int = 0
-
-    @property
-    def nothing_checked(self) -> bool:
-        """Nothing could be compared at all: neither a match nor a mismatch can be claimed."""
-        return not (
-            self.checked
-            or self.periods_checked
-            or self.steps_checked
-            or self.keys_checked
-            or self.audits_checked
-            or self.problems
-        )
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def summary(self) -> str:
-        lines: list[str] = []
-        if self.checked:
-            mismatched = self.checked - self.matched
-            lines.append(f"回答 {self.checked} 件を再計算: 一致 {self.matched} 件、不一致 {mismatched} 件")
-        if self.periods_checked:
-            mismatched = self.periods_checked - self.periods_matched
-            lines.append(
-                f"ピリオド {self.periods_checked} 件の結果を再計算: 一致 {self.periods_matched} 件、不一致 {mismatched} 件"
-            )
-        if self.steps_checked:
-            mismatched = self.steps_checked - self.steps_matched
-            lines.append(
-                f"手番 {self.steps_checked} 件の結果を再計算: 一致 {self.steps_matched} 件、不一致 {mismatched} 件"
-            )
-        if self.audits_checked:
-            mismatched = self.audits_checked - self.audits_matched
-            lines.append(
-                f"ゲームの公開物 {self.audits_checked} 件を照合: 一致 {self.audits_matched} 件、不一致 {mismatched} 件"
-            )
-        if self.keys_checked:
-            lines.append(f"公開された鍵 {self.keys_checked} 件を事前のハッシュと照合")
-        if not lines:
-            lines.append("再計算できる回答はありませんでした")
-        lines += [
-            *(f"問題: {text}" for text in self.problems),
-            *(f"確かめられません: {text}" for text in self.unverified),
-            *(f"注意: {text}" for text in self.notes),
-        ]
-        if self.nothing_checked:
-            lines.append("結果: 確かめられるものがありませんでした（一致とも不一致とも言えません）")
-        elif not self.ok:
-            lines.append("結果: 一致しないものがあります")
-        elif self.unverified:
-            lines.append(
-                "結果: 確かめたものはすべて一致しましたが、スレに欠けているものがあり、その分は確かめられません"
-                "（「確かめられません」の行）"
-            )
-        else:
-            lines.append("結果: すべて一致しました")
-        return "\n".join(lines)
 
 
 def _comparable(text: str) -> str:
@@ -153,42 +66,12 @@ class _Parts:
     first_bot_post: int | None = None
 
 
-def _is_opening(body: str) -> str | None:
-    """The game's NAME when `body` is the opening of a game with periods."""
-    lines = body.split("\n")
-    match = _OPENING.match(lines[0].strip())
-    if match and any(_PERIOD_HASH.match(text) for text in lines[1:]):
-        return match[1]
-    return None
-
-
-def _openings(posts: Iterable[ThreadPost]) -> dict[int, str]:
-    """The openings of games with periods (post number → NAME): `_is_opening`, or a 【NAME 開始】 whose
-    first period hash the board's limits pushed into the same trip's next post."""
-    found: dict[int, str] = {}
-    waiting: dict[str, tuple[int, str]] = {}  # trip → an opening still without its hash
-    for post in posts:
-        if not post.trip:
-            continue
-        name = _is_opening(post.body)
-        lines = post.body.split("\n")
-        if name is not None:
-            found[post.number] = name
-        elif post.trip in waiting and any(_PERIOD_HASH.match(text) for text in lines):
-            number, name = waiting[post.trip]
-            found[number] = name
-        waiting.pop(post.trip, None)
-        if name is None and (match := _OPENING.match(lines[0].strip())):
-            waiting[post.trip] = (post.number, match[1])
-    return found
-
-
 def _claims(posts: Iterable[ThreadPost]) -> list[ThreadPost]:
     """The posts that speak as the bot: a 【ダイス検証】 or the opening of a game with periods."""
     marker = f"【{HEADING}】"
     posts = list(posts)
-    openings = _openings(posts)
-    return [p for p in posts if p.trip and (marker in p.body.split("\n") or p.number in openings)]
+    opening_posts = openings(posts)
+    return [p for p in posts if p.trip and (marker in p.body.split("\n") or p.number in opening_posts)]
 
 
 def candidate_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
@@ -197,7 +80,7 @@ def candidate_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(post.trip for post in _claims(posts) if post.trip))
 
 
-def _bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
+def bot_trips(posts: Iterable[ThreadPost]) -> tuple[str, ...]:
     """The bot's trip when none is given: the one that spoke as the bot first (the bot commits its
     keys on its first poll). Anyone else who does so later is an impostor, never trusted."""
     claims = _claims(posts)
@@ -218,16 +101,16 @@ def _collect(posts: Sequence[ThreadPost], trips: tuple[str, ...]) -> _Parts:
     for post in posts:
         if post.trip not in trips:
             continue
-        if parts.first_bot_post is None:
+        if parts.first_bot_post is None and post.number != CARRIED:
             parts.first_bot_post = post.number
         for chunk in post.body.split("\n\n"):
             lines = chunk.split("\n")
             head = lines[0].strip()
             if head == f"【{HEADING}】":
                 for text in lines[1:]:
-                    if match := _DAY_KEY.match(text):
+                    if match := DAY_KEY.match(text):
                         parts.keys.setdefault(match[1], (bytes.fromhex(match[2]), post.number))
-                    elif match := _DAY_HASH.match(text):
+                    elif match := DAY_HASH.match(text):
                         parts.hashes.setdefault(match[1], (match[2], post.number))
             elif (match := _ANCHOR.match(head)) and len(lines) > 1 and lines[1] == f"【{REVEAL_HEADING}】":
                 _collect_reveal(int(match[1]), lines[2:], parts)
@@ -256,14 +139,14 @@ def _check_rules_secret(posts: Sequence[ThreadPost], trips: tuple[str, ...], res
         if post.trip not in trips:
             continue
         for text in post.body.split("\n"):
-            if digest is None and (match := _RULES_HASH.match(text)):
+            if digest is None and (match := RULES_HASH.match(text)):
                 digest = match[1]
             elif key is None and (match := _RULES_KEY.match(text)):
                 key = bytes.fromhex(match[1])
     if key is None:
         return
     if digest is None:
-        result.problems.append("秘密のダイスの鍵が公開されましたが、事前のハッシュがありません")
+        result.unverified.append("秘密のダイスの鍵が公開されましたが、事前のハッシュがありません")
     elif hashlib.sha256(key).hexdigest() != digest:
         result.keys_checked += 1
         result.problems.append("秘密のダイスの鍵が最初に公開したハッシュと一致しません")
@@ -290,22 +173,27 @@ def verify_thread(
     and its `audit_posts` runs. `known` are the games to name in a mismatch that may be a game step.
     With the game's `scenario` (and its GMs' trips, else those the bot obeyed) every step is replayed
     and its answer recomputed (`engine.offline.steps`)."""
-    bot = tuple(trips) if trips else _bot_trips(posts)
+    bot = tuple(trips) if trips else bot_trips(posts)
     result = Verification(bot_trips=bot)
     if not bot:
-        result.notes.append("ボットの投稿（【ダイス検証】か【… 開始】を書いたトリップ）が見つかりません")
+        result.notes.append(
+            "ボットの投稿（【ダイス検証】か【… 開始】を書いたトリップ）が見つかりません"
+            "（次スレなら前スレも一緒に: threadgm verify 前スレ このスレ。ボットは --trip でも指定できます）"
+        )
         return result
     result.notes += _impostors(posts, bot)
     parts = _collect(posts, bot)
     for day, (key, where) in sorted(parts.keys.items()):
         published = parts.hashes.get(day)
         if published is None:
-            result.unverified.append(f"{day} の鍵は >>{where} で公開されましたが、事前のハッシュがありません")
+            result.unverified.append(
+                f"{day} の鍵は {at(where)} で公開されましたが、事前のハッシュがありません"
+            )
             continue
         result.keys_checked += 1
         if hashlib.sha256(key).hexdigest() != published[0]:
             result.problems.append(
-                f"{day} の鍵 (>>{where}) が >>{published[1]} で公開したハッシュと一致しません"
+                f"{day} の鍵 ({at(where)}) が {at(published[1])} で公開したハッシュと一致しません"
             )
     by_number = {post.number: post for post in posts}
     unverifiable: set[str] = set()
@@ -324,7 +212,7 @@ def verify_thread(
     _check_unanswered(thread_key, posts, bot, parts, result)
     _check_secrets(thread_key, by_number, parts, result)
     _check_rules_secret(posts, bot, result)
-    _check_periods(_collect_periods(posts, bot), rules, result)
+    check_periods(posts, bot, rules, result)
     if stepper is not None and result.steps and scenario is None:
         result.notes.append(_steps_note(stepper, result.steps))
     elif stepper is not None and result.steps:
@@ -483,118 +371,4 @@ def _check_secrets(
             result.problems.append(f"{label} の公開された結果が再計算と一致しません")
 
 
-# --- games with periods ----------------------------------------------------------------------------
-
-
-@dataclass
-class _PeriodReport:
-    period: int
-    post: int  # where it begins
-    lines: list[str]
-    key: bytes | None = None
-
-
-@dataclass
-class _PeriodParts:
-    game: str | None = None
-    hashes: dict[int, tuple[str, int]] = field(default_factory=dict)  # period → (hash, first post)
-    reports: list[_PeriodReport] = field(default_factory=list)
-
-
-def _collect_periods(posts: Sequence[ThreadPost], trips: tuple[str, ...]) -> _PeriodParts:
-    """The opening, every published period hash, and every period report (from its heading to its key
-    line, over as many of the bot's posts as the board's limits split it into)."""
-    parts = _PeriodParts()
-    open_report: _PeriodReport | None = None
-    openings = _openings(p for p in posts if p.trip in trips)
-    for post in posts:
-        if post.trip not in trips:
-            continue
-        lines = post.body.split("\n")
-        name = openings.get(post.number)
-        if name is not None and parts.game is None:
-            parts.game = name
-        for text in lines:
-            if match := _PERIOD_HASH.match(text):
-                parts.hashes.setdefault(int(match[1]), (match[2], post.number))
-        if match := _RESOLUTION.match(lines[0].strip()):
-            open_report = _PeriodReport(int(match[1]), post.number, [])
-            parts.reports.append(open_report)
-        if open_report is None:
-            continue
-        for text in lines:
-            open_report.lines.append(text)
-            key = _PERIOD_KEY.match(text)
-            if key and int(key[1]) == open_report.period:
-                open_report.key = bytes.fromhex(key[2])
-                open_report = None
-                break
-    return parts
-
-
-def _check_periods(
-    parts: _PeriodParts, rules: Callable[[str], Ruleset | None] | None, result: Verification
-) -> None:
-    if not parts.reports:
-        return
-    result.game = parts.game
-    # a game named on the command line (`--rules`) is used even when no opening names it
-    ruleset = rules(parts.game or "") if rules is not None else None
-    result.unverified += _missing_periods(parts)
-    recomputed, notes_before = False, len(result.notes)
-    for report in parts.reports:
-        label = f"ピリオド{report.period} (>>{report.post})"
-        if report.key is None:
-            result.unverified.append(f"{label} の更新に鍵が見つかりません")
-            continue
-        _check_period_key(report, label, parts, result)
-        result_read = ruleset.read_period(report.lines) if isinstance(ruleset, VerifiesPeriods) else None
-        if result_read is None:
-            continue
-        assert isinstance(ruleset, VerifiesPeriods)
-        found = ruleset.verify_period(report.key, result_read)
-        recomputed = True
-        result.periods_checked += 1
-        if found:
-            result.problems += [f"{label}: {text}" for text in found]
-        else:
-            result.periods_matched += 1
-    if not recomputed:
-        result.notes.insert(notes_before, _not_recomputed(parts.game, ruleset, rules is not None))
-
-
-def _missing_periods(parts: _PeriodParts) -> list[str]:
-    """The periods between the first and the last report that have none in the thread (a post taken
-    out): from period 1 when the thread holds the opening, else from its first report (a later part
-    of a game that rolled over from an earlier thread)."""
-    seen = {report.period for report in parts.reports}
-    first = 1 if parts.game is not None else min(seen)
-    return [
-        f"ピリオド{period} の更新（【ピリオド{period} 更新】）がスレにありません（削除されたか、書き込まれていません）"
-        for period in range(first, max(seen))
-        if period not in seen
-    ]
-
-
-def _not_recomputed(game: str | None, ruleset: Ruleset | None, looked_up: bool) -> str:
-    """Why no period was recomputed, and what to give when something is missing (`looked_up`: the
-    games were there to look the opening's name up in)."""
-    keys_only = "ピリオドの鍵とハッシュだけを確認しました"
-    if ruleset is None and game is None:
-        return f"ゲームの開始の投稿（【… 開始】）が見つからないため結果は再計算できません（--rules でゲームを指定できます。{keys_only}）"
-    if ruleset is None and looked_up:
-        return f"「{game}」は登録されたゲームではないため結果は再計算できません（--rules でゲームを指定できます。{keys_only}）"
-    return f"「{game or ruleset.NAME}」の結果は再計算できません（{keys_only}）"
-
-
-def _check_period_key(report: _PeriodReport, label: str, parts: _PeriodParts, result: Verification) -> None:
-    assert report.key is not None
-    published = parts.hashes.get(report.period)
-    if published is None:
-        result.unverified.append(f"{label} の鍵は公開されましたが、事前のハッシュがありません")
-        return
-    result.keys_checked += 1
-    if hashlib.sha256(report.key).hexdigest() != published[0]:
-        result.problems.append(f"{label} の鍵が >>{published[1]} で公開したハッシュと一致しません")
-    elif published[1] > report.post:
-        result.notes.append(f"{label} の鍵のハッシュは更新より後 (>>{published[1]}) に公開されました")
+__all__ = ["ThreadPost", "Verification", "bot_trips", "candidate_trips", "verify_thread"]
