@@ -114,10 +114,7 @@ def new_command(registry: Registry, open_thread: OpenThread, games: click.ParamT
             "gm_trips": gm_trips,
         }
         if adding:  # appended: the GM's own lines and comments stay as they are
-            before = config.read_text("utf-8")
-            with config.open("a", encoding="utf-8") as file:
-                file.write(("" if before.endswith("\n") else "\n") + "\n")
-                file.write(game_template(game_id, game, thread, **options))
+            _append(config, game_template(game_id, game, thread, **options))
         else:
             bot_name = f"ダイス係#{secrets.token_urlsafe(12)}"  # this install's own key: a fresh secret
             database = _free_database(config)
@@ -205,16 +202,35 @@ def _gm_trips(key: str) -> tuple[str, ...]:
 
 def _game_ids(config: Path) -> set[str]:
     """The ids of the games a configuration already has (it must be TOML a game can be added to)."""
+    from engine.gm_files import ConfigError, read_text
+
     try:
-        text = config.read_text("utf-8")
+        text = read_text(config)
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except (OSError, ConfigError, tomllib.TOMLDecodeError) as error:
         raise click.ClickException(f"{config}: 読めないためゲームを足せません ({error})") from error
     tables = data.get("game", [])
     # a `game = [...]` written inline cannot take a [[game]] table after it: TOML would refuse the file
     if not isinstance(tables, list) or (tables and "[[game]]" not in text):
         raise click.ClickException(f"{config}: game が [[game]] の表ではないため、ゲームを足せません")
     return {str(table.get("id")) for table in tables if isinstance(table, dict)}
+
+
+def _append(config: Path, table: str) -> None:
+    """A [[game]] added at the end of the GM's configuration. A file saved in Shift_JIS is written
+    again whole in UTF-8 (its lines kept): UTF-8 appended to it would make a file of two encodings."""
+    from engine.gm_files import read_text
+
+    before = read_text(config)
+    gap = ("" if before.endswith("\n") else "\n") + "\n"
+    try:
+        config.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        config.write_text(before + gap + table, "utf-8")
+        click.echo(f"{config} は Shift_JIS だったため、UTF-8 で書き直しました（内容はそのままです）")
+        return
+    with config.open("a", encoding="utf-8") as file:
+        file.write(gap + table)
 
 
 def _free_id(game: str, taken: set[str]) -> str:

@@ -96,3 +96,19 @@ def test_verify_given_the_configuration_for_the_thread_says_where_each_goes(tmp_
     assert result.exit_code == 1
     assert "は設定ファイルです。スレッドのURLか保存した dat を指定してください" in result.output
     assert f"threadgm verify URL --config {config}" in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "cp932"])
+def test_a_game_is_added_to_a_configuration_saved_with_a_bom_or_in_shift_jis(
+    tmp_path: Path, encoding: str
+) -> None:
+    url = "https://egg.5ch.net/test/read.cgi/game/1796000000/"
+    assert _new("dice", str(tmp_path / "a"), "--thread", url)[0] == 0
+    config = tmp_path / "a" / "threadgm.toml"
+    config.write_bytes(config.read_text("utf-8").encode(encoding))  # the GM saved it from Notepad
+    code, output = _new("guess", "--config", str(config), "--thread", url.replace("1796000000", "1796000001"))
+    assert code == 0, output
+    text = config.read_bytes().decode("utf-8-sig")  # one encoding, the GM's lines kept
+    data = tomllib.loads(text)
+    assert [game["id"] for game in data["game"]] == ["dice", "guess"]
+    assert "# threadgm の設定（threadgm new が書いたもの）" in text
