@@ -174,10 +174,8 @@ def status(game: Game, by_gm: bool = True) -> list[Block]:
     missing = game.missing_players(period)
     if missing:
         parts.append("未提出: " + "、".join(missing))
-    if isinstance(ruleset, ClockedRuleset):  # a game on the clock counts the period's orders so far
-        shown = ruleset.period_status(state, game.accepted_orders(period))
-    else:
-        shown = ruleset.status(state)
+    assert isinstance(ruleset, ClockedRuleset)  # a game is immediate (above) or on the clock
+    shown = ruleset.period_status(state, game.accepted_orders(period))  # with the period's orders so far
     return [head("・".join(parts)), *shown.blocks]
 
 

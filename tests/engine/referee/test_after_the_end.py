@@ -34,3 +34,20 @@ def test_orders_after_the_last_period_are_answered_that_they_do_not_run(game_id:
     assert after.startswith("【受付（ゲームは終了しています）】\n受け付けられなかった命令:\n")
     assert f">>4 {order} → {GAME_OVER}" in after and "準備完了" not in after
     assert statuses == {2: "accepted", 3: "voided", 4: "rejected"}
+
+
+def test_the_end_voids_only_the_later_orders_still_accepted_and_the_store_says_why() -> None:
+    game = PureGame("guess", 'players = ["アリス", "ボブ"]\nsides = 100\nrounds = 1\n')
+    game.poll()
+    game.poll([game.post("＜予想＞5", "アリス")])
+    game.now += timedelta(minutes=61)  # written for period 2, which never comes; アリス withdraws hers
+    late = [game.post("＜予想＞6", "アリス"), game.post("取消", "アリス"), game.post("＜予想＞7", "ボブ")]
+    end = posted(game.poll(late, minutes=2))[-1]
+    assert end.endswith(
+        "次のピリオド分として受け付けた命令は、ゲーム終了のため実行されません:\n>>5 ＜予想＞7"
+    )
+    assert [(o.post, o.status, o.reason) for o in game.store.orders("guess")] == [
+        (2, "accepted", ""),
+        (3, "cancelled", ">>4 取消"),  # withdrawn before the end: left as it was
+        (5, "voided", GAME_OVER),
+    ]
