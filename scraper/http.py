@@ -42,6 +42,9 @@ MAX_REDIRECTS = 10
 # The longest a whole answer may take: a read timeout bounds each wait for a byte, and an answer sent
 # a byte at a time (a tarpit, a stuck proxy) would otherwise hold a poll for ever.
 ANSWER_DEADLINE = 60.0
+# The most an answer may hold, as sent and once decoded: a board's dat stops at 512 KB (BBS_DATMAX) and
+# a page of a thousand posts at a few MB; an endless body or a gzip bomb must not take the bot's memory.
+MAX_ANSWER = 32 * 1024 * 1024
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 Timeout = float | tuple[float, float]  # seconds, or (connect, read) as requests takes them
 _STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
@@ -85,13 +88,25 @@ def _decoded(body: bytes, coding: str) -> bytes:
     if coding in ("", "identity"):
         return body
     if coding in ("gzip", "x-gzip"):
-        return zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        return _inflated(body, 16 + zlib.MAX_WBITS)
     if coding == "deflate":
         try:
-            return zlib.decompress(body)
+            return _inflated(body, zlib.MAX_WBITS)
         except zlib.error:  # what some servers send as deflate is the bare stream
-            return zlib.decompress(body, -zlib.MAX_WBITS)
+            return _inflated(body, -zlib.MAX_WBITS)
     raise ReadFailed(f"unknown Content-Encoding {coding!r}")
+
+
+def _inflated(body: bytes, wbits: int) -> bytes:
+    """`body` decompressed, at most MAX_ANSWER of it (more is a bomb: ReadFailed); zlib.error for a
+    body that is not the whole stream it says it is."""
+    inflater = zlib.decompressobj(wbits)
+    data = inflater.decompress(body, MAX_ANSWER + 1)
+    if len(data) > MAX_ANSWER:
+        raise ReadFailed(f"the answer decodes to more than {MAX_ANSWER} bytes")
+    if not inflater.eof:
+        raise zlib.error("incomplete or truncated stream")
+    return data
 
 
 class Reader:
@@ -225,8 +240,9 @@ class Reader:
 
 
 def _read_by(response: http.client.HTTPResponse, sock: object, read: float, deadline: float) -> bytes:
-    """The answer's body, each wait for bytes no longer than `read` nor past `deadline`."""
-    parts = []
+    """The answer's body, each wait for bytes no longer than `read` nor past `deadline`, at most
+    MAX_ANSWER of it."""
+    parts, size = [], 0
     while True:
         left = deadline - time.monotonic()
         try:
@@ -246,6 +262,10 @@ def _read_by(response: http.client.HTTPResponse, sock: object, read: float, dead
             response.close()
             return b"".join(parts)
         parts.append(part)
+        size += len(part)
+        if size > MAX_ANSWER:
+            response.close()
+            raise ReadFailed(f"the answer holds more than {MAX_ANSWER} bytes")
 
 
 def get(
@@ -277,12 +297,15 @@ def streamed_body(response: requests.Response, deadline: float, limit: float) ->
     """A streamed requests answer's body, read as it arrives (read1: whatever came, not a full
     buffer — a body sent a byte at a time would otherwise fill 64 KiB first), until the monotonic
     `deadline` (then TimeoutError, naming the `limit` in seconds); the connection is let go either way."""
-    parts = []
+    parts, size = [], 0
     try:
         while part := response.raw.read1(65536, decode_content=True):
             parts.append(part)
+            size += len(part)
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the answer took longer than its deadline of {limit:g} s")
+            if size > MAX_ANSWER:
+                raise ReadFailed(f"the answer holds more than {MAX_ANSWER} bytes")
     finally:
         response.close()
     return b"".join(parts)

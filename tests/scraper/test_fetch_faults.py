@@ -73,3 +73,22 @@ def test_a_post_a_megabyte_long_and_one_with_nul_bytes_are_read_as_held(board: B
         ("名\x00無し", "前\x00後"),
         ("名無し", "四番"),
     ]
+
+
+@pytest.mark.parametrize("through", ["reader", "requests"])
+@pytest.mark.parametrize("shape", ["gzip bomb", "endless body"])
+def test_an_answer_bigger_than_any_thread_is_a_fault_not_the_bot_s_memory(
+    board: Board, monkeypatch: pytest.MonkeyPatch, through: str, shape: str
+) -> None:
+    import scraper.http
+
+    monkeypatch.setattr(scraper.http, "MAX_ANSWER", 1 << 20)
+    session = Reader(USER_AGENT) if through == "reader" else make_session()
+    if shape == "gzip bomb":  # 8 MiB of zeros in a few KiB
+        answer = Response(gzip.compress(b"\0" * (8 << 20)), headers={"Content-Encoding": "gzip"})
+    else:
+        answer = Response(b"x" * (3 << 20))
+    board.script.script("GET", "/test/dat/", lambda r, f: answer)
+    with pytest.raises(FetchError, match="more than"):
+        fetch(session, board.ref(), FetchState())
+    assert [post.body for post in fetch(session, board.ref(), FetchState()).posts] == ["一番"]
