@@ -125,10 +125,16 @@ def _check_values(table: dict, where: str) -> None:
         _check_trip(trip, where)
 
 
+def _trip_of(written: str) -> str:
+    """The trip of a gm_trips entry: `◆TRIP`, `TRIP`, or `名前◆TRIP` as `threadgm trip` prints it."""
+    text = unicodedata.normalize("NFKC", written).strip()
+    return text.rpartition("◆")[2].strip() if "◆" in text else text
+
+
 def _check_trip(written: str, where: str) -> None:
     """A gm_trips entry is a trip the board shows, never a key (a key in the file is a secret on disk,
     and no post's trip would ever equal it: the GM could not steer the game)."""
-    trip = unicodedata.normalize("NFKC", written).strip().removeprefix("◆")
+    trip = _trip_of(written)
     if "#" in trip:
         key = trip[trip.index("#") :]
         raise ConfigError(
@@ -172,9 +178,7 @@ def _game_config(
     for key in ("gm_trips", "cancel_words", "ready_words"):
         if key in values:
             values[key] = tuple(values[key])
-    values["gm_trips"] = tuple(
-        unicodedata.normalize("NFKC", trip).strip().removeprefix("◆") for trip in values.get("gm_trips", ())
-    )
+    values["gm_trips"] = tuple(_trip_of(trip) for trip in values.get("gm_trips", ()))
     if "scenario" in values:
         values["scenario"] = (base / values["scenario"]).resolve()
         if not values["scenario"].is_file():

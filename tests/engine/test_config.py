@@ -134,3 +134,9 @@ def test_a_misspelt_key_or_game_names_what_was_meant(tmp_path: Path, text: str, 
 def test_a_board_top_url_is_refused_with_the_shape_of_a_thread_url(tmp_path: Path, url: str) -> None:
     with pytest.raises(ConfigError, match=r"スレッドのURLは https://サーバー\.5ch\.net/test/read\.cgi/板/"):
         load(tmp_path, GOOD.replace(THREAD, url))
+
+
+def test_a_gm_trip_copied_with_its_name_is_the_trip(tmp_path: Path) -> None:
+    """`threadgm trip 'GM#key'` prints `GM◆TRIP`: a GM who pastes it whole means the trip."""
+    _, (game,) = load(tmp_path, BOT + GAME + 'gm_trips = ["GM◆2T60kJhv4E", "GM ◆SyRJNUqZWYMT"]\n')
+    assert game.gm_trips == ("2T60kJhv4E", "SyRJNUqZWYMT")
