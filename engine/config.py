@@ -402,13 +402,17 @@ def unplayable_seats(ruleset: Ruleset, state: object) -> list[str]:
     """The owners written with a trip no board makes — the template's 「◆ここに…」 left as it was, a
     key where the trip belongs — by seat (Japanese, for the refusal at start): nobody can ever act
     as them, so a seat of theirs alone could never be played."""
-    found = []
+    seat_of: dict[str, str] = {}  # each such owner once, by its own seat where it is one (a player list)
     for thing in seats_of(ruleset, state):
         owners = ruleset.owners(state, thing)
         if owners is ANYONE:
             continue
         for owner in owners:
-            _, mark, trip = unicodedata.normalize("NFKC", owner).partition("◆")
-            if mark and not _TRIP.fullmatch(trip.strip()):
-                found.append(f"「{thing}」の {owner}")
-    return found
+            written = unicodedata.normalize("NFKC", owner)
+            _, mark, trip = written.partition("◆")
+            # a #key: the board shows no name with a # in it (it makes the key a trip)
+            if ("#" in written or (mark and not _TRIP.fullmatch(trip.strip()))) and (
+                owner not in seat_of or thing == owner
+            ):
+                seat_of[owner] = thing
+    return [owner if thing == owner else f"「{thing}」の {owner}" for owner, thing in seat_of.items()]
