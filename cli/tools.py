@@ -58,7 +58,11 @@ class GameChoice(click.ParamType):
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value in self.registry:
             return str(value)
-        self.fail(f"{value!r} はありません（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
+        import difflib  # for the mistake's hint only
+
+        close = difflib.get_close_matches(str(value), self.registry.ids(), n=1, cutoff=0.7)
+        hint = f"（「{close[0]}」のことですか？）" if close else ""
+        self.fail(f"{value!r} はありません{hint}（使えるもの: {', '.join(self.registry.ids())}）", param, ctx)
 
 
 def tool_commands(

@@ -1,4 +1,5 @@
-"""The offline tools' JSON: compact by default (the C encoder's), indented with --indent, the same data."""
+"""The offline tools: their JSON compact by default (the C encoder's), indented with --indent, the same
+data; a game named on the command line."""
 
 from __future__ import annotations
 
@@ -41,3 +42,8 @@ def test_adjudicate_json_is_compact_unless_indented(tmp_path: Path) -> None:
     _adjudicate("--save-state", str(saved))
     assert "\n" not in saved.read_text("utf-8")
     assert json.loads(saved.read_text("utf-8")) == data["state"]
+
+
+def test_a_misspelt_game_on_the_command_line_names_the_game_meant() -> None:
+    result = CliRunner().invoke(main, ["help", "battle_royale"])
+    assert result.exit_code == 2 and "（「battle-royale」のことですか？）" in result.output
