@@ -410,7 +410,7 @@ def _verify(
         if len(parts) == 1:
             raise SystemExit(check.verify(*parts[0]))
         # a later part has no claim of its own (no opening, no 【ダイス検証】): the bot is who claimed first
-        bot = [trip.lstrip("◆") for trip in trips] or next(
+        bot = [_bare_trip(trip) for trip in trips] or next(
             (list(found) for _, posts in parts if (found := bot_trips(posts))), []
         )
         codes = []
@@ -424,6 +424,11 @@ def _verify(
         raise SystemExit(1 if 1 in codes else 0 if 0 in codes else max(codes))
 
     return verify_command
+
+
+def _bare_trip(written: str) -> str:
+    """A trip given on the command line: `TRIP`, `◆TRIP` or `名前◆TRIP` (copied from the thread)."""
+    return written.strip().rpartition("◆")[2].strip()
 
 
 def _thread_part(load_thread: Callable[[str, str | None], tuple[list, str]], source: str, key: str | None):
@@ -465,7 +470,7 @@ class _Check:
             scenario_path = scenario_path or configured.scenario
         game = registry.get(rules_id) if rules_id is not None else None
         scenario = _scenario(game, scenario_path)
-        gms = tuple(t.lstrip("◆") for t in self.gm_trips) or (configured.gm_trips if configured else None)
+        gms = tuple(_bare_trip(t) for t in self.gm_trips) or (configured.gm_trips if configured else None)
 
         def rules(name: str) -> Ruleset | None:
             return registry.get(rules_id) if rules_id is not None else registry.by_name(name)
@@ -478,7 +483,7 @@ class _Check:
         candidates = candidate_trips(shown)
         if not self.trips and len(candidates) > 1:
             _verify_each_candidate(candidates, verified)
-        result = verified([t.lstrip("◆") for t in self.trips] or list(candidates[:1]))
+        result = verified([_bare_trip(t) for t in self.trips] or list(candidates[:1]))
         if result.bot_trips:
             click.echo("ボット: " + ", ".join(f"◆{trip}" for trip in result.bot_trips))
         if result.game:

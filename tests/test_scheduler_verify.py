@@ -213,3 +213,10 @@ def test_with_one_bot_like_trip_it_is_the_bot(played, tmp_path: Path) -> None:
     board, *_ = played
     alone = verify(str(saved_dat(board, tmp_path)))
     assert alone.exit_code == 0 and "すべて一致しました" in alone.output
+
+
+def test_the_bots_trip_may_be_given_as_the_thread_shows_it_with_its_name(played, tmp_path: Path) -> None:
+    board, *_ = played
+    result = verify(str(saved_dat(board, tmp_path)), "--trip", f"ダイス係 ◆{BOT_TRIP}")
+    assert result.exit_code == 0, result.output
+    assert f"ボット: ◆{BOT_TRIP}" in result.output and "一致 4 件" in result.output
