@@ -21,7 +21,10 @@ request).
 
 from __future__ import annotations
 
+import functools
 import http.client
+import io
+import socket
 import ssl
 import sys
 import threading
@@ -218,9 +221,10 @@ class Reader:
             if connection.sock is not None:
                 connection.sock.settimeout(read)
             connection.request("GET", target, headers=headers)
-            sock = connection.sock  # the answer's reads go on through it once the connection lets go
+            # The answer — its status line and headers too — is read through _Deadline.
+            connection.response_class = functools.partial(_deadlined_response, read=read, deadline=deadline)
             response = connection.getresponse()
-            body = _read_by(response, sock, read, deadline)
+            body = _read_whole(response)
         except _STALE as error:
             connection.close()
             raise _Stale(f"{type(error).__name__}: {error}") from error
@@ -239,33 +243,60 @@ class Reader:
         return Answer(url, response.status, response.reason, response.headers, content)
 
 
-def _read_by(response: http.client.HTTPResponse, sock: object, read: float, deadline: float) -> bytes:
-    """The answer's body, each wait for bytes no longer than `read` nor past `deadline`, at most
-    MAX_ANSWER of it."""
-    parts, size = [], 0
-    while True:
-        left = deadline - time.monotonic()
+class _Deadline(io.RawIOBase):
+    """A socket's reads for one answer: each wait for bytes no longer than `read`, none past
+    `deadline` — a board sending its status line, its headers or its body a byte at a time is cut."""
+
+    def __init__(self, sock: socket.socket, read: float, deadline: float) -> None:
+        self.sock, self.read, self.deadline = sock, read, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        left = self.deadline - time.monotonic()
         try:
             if left <= 0:
                 raise TimeoutError
-            if sock is not None:
-                sock.settimeout(min(read, left))  # type: ignore[attr-defined]
-            part = response.read1(65536)
+            self.sock.settimeout(min(self.read, left))
+            return self.sock.recv_into(buffer)
         except TimeoutError as error:
-            if time.monotonic() < deadline:
+            if time.monotonic() < self.deadline:
                 raise  # a wait for bytes longer than `read`: the read timeout's own failure
-            response.close()
             raise TimeoutError(
                 f"the answer took longer than its deadline of {ANSWER_DEADLINE:g} s"
             ) from error
-        if not part:  # the whole body (read1 leaves the answer open at its end: read() closes it)
-            response.close()
-            return b"".join(parts)
+
+
+class _Answering:
+    """What http.client's answer reads from (it asks only for `makefile`): the connection's socket
+    through `_Deadline`; the connection keeps the socket itself."""
+
+    def __init__(self, sock: socket.socket, read: float, deadline: float) -> None:
+        self.sock, self.read, self.deadline = sock, read, deadline
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        return io.BufferedReader(_Deadline(self.sock, self.read, self.deadline))
+
+
+def _deadlined_response(
+    sock: socket.socket, *, read: float, deadline: float, **options: object
+) -> http.client.HTTPResponse:
+    return http.client.HTTPResponse(_Answering(sock, read, deadline), **options)  # type: ignore[arg-type]
+
+
+def _read_whole(response: http.client.HTTPResponse) -> bytes:
+    """The answer's body, at most MAX_ANSWER of it; the answer closed once read (read1 leaves it open
+    at its end, as read() would not)."""
+    parts, size = [], 0
+    while part := response.read1(65536):
         parts.append(part)
         size += len(part)
         if size > MAX_ANSWER:
             response.close()
             raise ReadFailed(f"the answer holds more than {MAX_ANSWER} bytes")
+    response.close()
+    return b"".join(parts)
 
 
 def get(

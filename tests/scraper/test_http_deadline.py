@@ -51,3 +51,16 @@ def test_a_read_through_a_requests_session_is_cut_at_the_deadline_too(trickle: T
     with pytest.raises(FetchError, match="deadline"):
         fetch(requests.Session(), ref, FetchState())
     assert trickle.sent < len(trickle.body) / 2
+
+
+def test_a_status_line_and_headers_trickling_past_the_deadline_are_cut_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scraper.http, "ANSWER_DEADLINE", 0.5)
+    server = TrickleServer(b"x" * 100, pause=0.05, slow_head=True)  # ~7 s of headers
+    try:
+        with pytest.raises(ReadFailed, match="deadline"):
+            Reader(USER_AGENT).get(f"{server.url}/test/dat/1795954933.dat", timeout=(1, 1))
+        assert server.sent < 60  # cut inside the headers
+    finally:
+        server.close()

@@ -10,8 +10,15 @@ import time
 
 
 class TrickleServer:
-    def __init__(self, body: bytes = b"x" * 400, pause: float = 0.05, status: str = "200 OK") -> None:
-        self.body, self.pause, self.status = body, pause, status
+    def __init__(
+        self,
+        body: bytes = b"x" * 400,
+        pause: float = 0.05,
+        status: str = "200 OK",
+        *,
+        slow_head: bool = False,
+    ) -> None:
+        self.body, self.pause, self.status, self.slow_head = body, pause, status, slow_head
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.requests = 0
@@ -57,8 +64,10 @@ class TrickleServer:
             head = f"HTTP/1.1 {self.status}\r\nContent-Length: {len(self.body)}\r\n"
             head += "Content-Type: text/html; charset=Shift_JIS\r\n\r\n"
             try:
-                conn.sendall(head.encode())
-                for byte in self.body:
+                slow = head.encode() + self.body if self.slow_head else self.body  # (the head too)
+                if not self.slow_head:
+                    conn.sendall(head.encode())
+                for byte in slow:
                     if self._stop.is_set():
                         return
                     conn.sendall(bytes([byte]))
