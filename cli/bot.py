@@ -94,23 +94,7 @@ def _run(registry: Registry) -> click.Command:
             raise click.ClickException(f"{config}: " + "\n".join(refused))
         if (warning := bot_warning(bot)) is not None:
             log.warning("%s: %s", config, warning)
-        try:
-            # the database's folder (var/ by default) exists on a machine that ran a local board only
-            private_directory(bot.database.parent)
-            runner = Runner(bot, games, registry)
-        except (ConfigError, AlreadyRunning) as error:  # a scenario it cannot read; a second process
-            raise click.ClickException(str(error)) from error
-        except OSError as error:
-            if error.filename is not None or bot.web is None:  # the database, its folder, its lock
-                raise click.ClickException(
-                    f"{config}: [bot] database = {str(bot.database)!r} を開けません（{error}）"
-                ) from error
-            raise click.ClickException(  # the game page's port ([web]) is taken
-                f"{config}: [web] のポート {bot.web.port} を開けません（{error}）。port で別の番号を指定してください"
-            ) from error
-        unplayable = [problem for thread_bot in runner.bots if (problem := _unplayable(thread_bot.setup))]
-        if unplayable:  # before any post: the GM fixes the scenario and starts again, nothing lost
-            raise click.ClickException(f"{config}: " + "\n".join(unplayable))
+        runner = _runner(config, bot, games, registry)
         for thread_bot in runner.bots:
             game = thread_bot.game
             log.info("%s: %s (%s) every %ss", game.id, thread_bot.ref.read_url, game.rules, game.poll_seconds)
@@ -119,6 +103,30 @@ def _run(registry: Registry) -> click.Command:
         log.info("stopped")
 
     return run_command
+
+
+def _runner(config: Path, bot: BotConfig, games: list[GameConfig], registry: Registry) -> Runner:
+    """The bot of `run`, or the message that says why it cannot start (before it posts anything)."""
+    try:
+        # the database's folder (var/ by default) exists on a machine that ran a local board only
+        private_directory(bot.database.parent)
+        runner = Runner(bot, games, registry)
+        unplayable = [problem for thread_bot in runner.bots if (problem := _unplayable(thread_bot.setup))]
+    except (ConfigError, AlreadyRunning) as error:  # a scenario it cannot read; a second process
+        raise click.ClickException(str(error)) from error
+    except ValueError as error:  # a scenario the game refuses (RulesetError, a game's ScenarioError)
+        raise click.ClickException(f"{config}: {error}") from error
+    except OSError as error:
+        if error.filename is not None or bot.web is None:  # the database, its folder, its lock
+            raise click.ClickException(
+                f"{config}: [bot] database = {str(bot.database)!r} を開けません（{error}）"
+            ) from error
+        raise click.ClickException(  # the game page's port ([web]) is taken
+            f"{config}: [web] のポート {bot.web.port} を開けません（{error}）。port で別の番号を指定してください"
+        ) from error
+    if unplayable:  # before any post: the GM fixes the scenario and starts again, nothing lost
+        raise click.ClickException(f"{config}: " + "\n".join(unplayable))
+    return runner
 
 
 def _unplayable(setup: GameSetup) -> str | None:

@@ -136,3 +136,18 @@ def test_a_database_that_cannot_be_made_is_named_not_taken_for_the_game_pages_po
     ran = CliRunner().invoke(main, ["run", str(path)])
     assert ran.exit_code == 1
     assert "[bot] database =" in ran.output and "を開けません" in ran.output and "[web]" not in ran.output
+
+
+@pytest.mark.parametrize("game", ["naval", "battle-royale", "dystopia"])
+def test_a_scenario_the_game_refuses_is_a_message_not_a_traceback(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(main, ["new", game, "a", "--thread", URL, "--gm", "#threadgm-test-key"])
+    assert made.exit_code == 0, made.output
+    scenario = tmp_path / "a" / "scenario.toml"
+    text = re.sub(r'◆ここに[^"]*', "◆SyRJNUqZWYMT", scenario.read_text("utf-8"))  # the players' trips
+    scenario.write_text(text + "bogus_key = 1\n", "utf-8")  # a typo in the last table
+    ran = CliRunner().invoke(main, ["run", "a/threadgm.toml"])
+    assert ran.exit_code == 1 and isinstance(ran.exception, SystemExit)  # a message, not a traceback
+    assert "a/threadgm.toml: " in ran.output and "bogus_key" in ran.output
