@@ -192,10 +192,8 @@ class Game:
         return (last.period if last else 0) + 1
 
     def period_of_post(self, post: PostView) -> int:
-        clock = self.clock()
-        if clock is None:
-            return 1
-        return max(clock.period_of_post(post.date or self.now), self.current_period())
+        """The period a post's orders are for (a game on the clock): its date's, or the running one."""
+        return max(self.period_clock().period_of_post(post.date or self.now), self.current_period())
 
     def next_event(self) -> datetime | None:
         clock = self.clock()
