@@ -41,8 +41,11 @@ def _stored_game(
     except ConfigError as error:
         raise click.ClickException(str(error)) from error
     chosen = [g for g in games if g.rules == rules and game_id in (None, g.id)]
+    if not any(g.rules == rules for g in games):
+        held = ", ".join(f"{g.id}（{g.rules}）" for g in games)
+        raise click.ClickException(f"{config} に {rules} のゲームはありません（あるのは: {held}）")
     if len(chosen) != 1:
-        names = ", ".join(g.id for g in games if g.rules == rules) or "なし"
+        names = ", ".join(g.id for g in games if g.rules == rules)
         raise click.ClickException(f"{rules} のゲームを --game で選んでください（{config}: {names}）")
     if not bot.database.is_file():
         raise click.ClickException(

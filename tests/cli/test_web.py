@@ -89,3 +89,15 @@ def test_what_it_cannot_draw_is_said(tmp_path: Path) -> None:
     scenario.write_text("rounds = 1\n", "utf-8")
     none = picture("guess", "--scenario", str(scenario))
     assert none.exit_code != 0 and "数当て には図がありません" in none.output
+
+
+def test_a_configuration_without_a_game_of_those_rules_says_what_it_has(tmp_path: Path) -> None:
+    config = tmp_path / "threadgm.toml"
+    config.write_text(
+        '[bot]\ndatabase = "x.sqlite"\n[[game]]\nid = "table"\nrules = "dice"\n'
+        'thread = "https://egg.5ch.net/test/read.cgi/game/1796000000/"\nopen_table = true\n',
+        "utf-8",
+    )
+    result = picture("naval", "--config", str(config))
+    assert result.exit_code == 1
+    assert f"{config} に naval のゲームはありません（あるのは: table（dice））" in result.output

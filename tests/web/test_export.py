@@ -95,7 +95,10 @@ def test_export_refuses_what_it_cannot_read(finished, tmp_path: Path) -> None:
     naval, _ = finished
     config = config_file(naval, tmp_path)
     wrong = CliRunner().invoke(COMMANDS["export"], ["battle-royale", "--config", str(config)])
-    assert wrong.exit_code != 0 and "battle-royale のゲームを --game で選んでください" in wrong.output
+    assert (
+        wrong.exit_code != 0
+        and "に battle-royale のゲームはありません（あるのは: naval（naval））" in wrong.output
+    )
     missing = config.read_text("utf-8").replace(str(naval.database), str(tmp_path / "none.sqlite"))
     config.write_text(missing, "utf-8")
     gone = CliRunner().invoke(COMMANDS["export"], ["naval", "--config", str(config)])
