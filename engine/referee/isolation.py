@@ -32,8 +32,11 @@ class isolated:
     def __init__(self, game: Game, what: str) -> None:
         self.game = game
         self.what = what
-        self.failed = False
-        self.error = ""
+        self.error: str | None = None  # the exception, when the step raised one
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
 
     def __enter__(self) -> isolated:
         self._mark = self.game.book.mark()
@@ -46,7 +49,6 @@ class isolated:
             return False  # KeyboardInterrupt and the like still stop the bot
         self.game.book.restore(self._mark)
         log.error("%s: %s failed; answered as an internal error", self.game.id, self.what, exc_info=error)
-        self.failed = True
         self.error = f"{type(error).__name__}: {error}"[:200]
         return True
 
