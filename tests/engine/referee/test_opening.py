@@ -105,3 +105,16 @@ def test_a_clocked_games_opening_shows_the_table_as_the_gm_set_it_in_the_same_po
     (opening,) = [text for text in answers if text.startswith("【ダンゲロス・ハルマゲドン 開始】")]
     assert "\nC　□　□　□　■　会長　□　番長\n" in opening  # the map, 会長 where the GM put it
     assert "\n会長　生徒会　C5　10　7　5　3　-\n" in opening  # and the table of every character
+
+
+def test_the_opening_folded_again_days_later_rolls_the_dice_of_the_day_it_opened() -> None:
+    from datetime import timedelta
+
+    from engine.referee import Game, Ledger, refold
+
+    game = drawn()
+    game.poll()
+    stored = game.store.resolution("draw", 1).state
+    for later in (timedelta(days=1), timedelta(days=40)):  # the refold check, verify's replay
+        again = refold(Game(game.setup, THREAD, Ledger(game.store, "draw"), game.now + later))
+        assert again == {1: stored}
