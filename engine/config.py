@@ -1,6 +1,7 @@
 """The configuration file as data: the bot (name, mail, database) and one game per `[[game]]` table,
-each checked on load — the game exists, the thread is a thread, a game on the clock has a schedule —
-with a message that says where and why.
+each checked on load — the game exists, the thread is a thread, a game on the clock has a schedule,
+every value is of its kind, a GM trip is a trip (never a key) — with a message that says where and
+why (and what was meant, for a misspelt key or game). Read as a GM's editor saves it (`read_text`).
 """
 
 from __future__ import annotations
