@@ -5,7 +5,6 @@ resolution and its report decided together.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime
 
@@ -173,7 +172,7 @@ def resolve(game: Game, period: int) -> None:
         redo=bool(redo),
     )
     base = f"{game.id}/P{period}/{redo}"
-    state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
+    state_json = game.state_json(new_state)
     game.book.save_resolution(
         ResolutionRecord(game.id, period, state_json, f"{base}/0", game.now.isoformat(), len(orders))
     )

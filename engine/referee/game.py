@@ -218,6 +218,11 @@ class Game:
                 state = set_value_of(ruleset, state, entry.args["path"], entry.args["value"])
         return state
 
+    def state_json(self, state: Any) -> str:
+        """A state as the store keeps it: JSON with the game's words as written (readable in the store
+        and its exports), what `state_before` reads back."""
+        return json.dumps(self.ruleset.state_to_dict(state), ensure_ascii=False)
+
     def finished(self, state: Any) -> bool:
         return self.ruleset.finished(state)
 

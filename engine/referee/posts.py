@@ -4,7 +4,6 @@ GM commands, and the day keys the dice of those posts need published — all in 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -210,7 +209,7 @@ def apply_step(game: Game, ruleset: ImmediateRuleset, post: PostView, day: str) 
     )
     source = game.setup.step_source(game.thread.key, post.number, day)
     new_state, answer = ruleset.apply(state, order, source)
-    state_json = json.dumps(ruleset.state_to_dict(new_state), ensure_ascii=False)
+    state_json = game.state_json(new_state)
     game.book.save_resolution(
         ResolutionRecord(game.id, step, state_json, f"post/{post.number}", game.now.isoformat(), 1)
     )
@@ -238,7 +237,7 @@ def open_steps(game: Game, day: str | None = None) -> Report | None:
     if opened is None:
         return None
     state, answer = opened
-    state_json = json.dumps(ruleset.state_to_dict(state), ensure_ascii=False)
+    state_json = game.state_json(state)
     game.book.save_resolution(ResolutionRecord(game.id, 1, state_json, OPENING, game.now.isoformat(), 0))
     head = secret_commitment_line(keys.commitment(game.setup.rules_secret))
     return replace(answer, blocks=(*answer.blocks, head))
