@@ -21,7 +21,7 @@ The GM changes the clock without rewriting history, by adjustments applied in or
   period at 00:00 and the next one at 21:00 as usual. A deadline exactly at `start` has already come
   and is not pushed, nor is an early close. A grace already running when the pause starts is not
   stopped. `Pause(start)` with no end pauses until a later `Resume(at)`, which closes it as if it had
-  been `Pause(start, at)` in its place; until then no deadline after `start` exists (None), except
+  been `Pause(start, at)` in its place (at its own `start`: no pause at all); until then no deadline after `start` exists (None), except
   one the GM sets during the pause with an Extension (the list position decides: a pause moves only
   what was set before it). Pauses may not overlap.
 - `EarlyClose(n, at)`: period n ended at `at` (即時更新, or every player ready) and is resolved then,
@@ -201,8 +201,9 @@ def _check_period(number: int) -> None:
 
 
 def _pair_resumes(adjustments: Sequence[Adjustment]) -> list[Adjustment]:
-    """The adjustments with each open Pause closed by its Resume, where that pause stands in the list."""
-    items: list[Adjustment] = list(adjustments)
+    """The adjustments with each open Pause closed by its Resume, where that pause stands in the list;
+    a Resume at the pause's own moment (停止 and 再開 read in one poll) leaves no pause at all."""
+    items: list[Adjustment | None] = list(adjustments)
     open_pause: tuple[int, Pause] | None = None
     for index, adjustment in enumerate(items):
         if isinstance(adjustment, Pause):
@@ -213,9 +214,10 @@ def _pair_resumes(adjustments: Sequence[Adjustment]) -> list[Adjustment]:
         elif isinstance(adjustment, Resume):
             if open_pause is None:
                 raise ScheduleError("一時停止していないので再開できません")
-            items[open_pause[0]] = Pause(open_pause[1].start, adjustment.at)
+            start = open_pause[1].start
+            items[open_pause[0]] = None if adjustment.at == start else Pause(start, adjustment.at)
             open_pause = None
-    return items
+    return [item for item in items if item is not None]
 
 
 def _checked_pause(adjustment: Pause, pauses: tuple[Pause, ...]) -> Pause:

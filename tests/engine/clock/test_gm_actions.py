@@ -38,6 +38,13 @@ def test_pause_and_resume_add_clock_entries_and_change_the_status() -> None:
     assert act("再開").text == "停止していません"
 
 
+def test_pause_and_resume_in_one_poll_leave_the_deadline_where_it_was() -> None:
+    paused = act("停止")
+    clock = PeriodClock(CLOCK.schedule, START, clock_adjustments([("pause", paused.log[0].args, 1)]))
+    resumed = act("再開", paused=True, clock=clock)  # the same moment: read together
+    assert resumed.text == "再開しました（ピリオド1の締切 12/01 21:00）" and resumed.status == "running"
+
+
 def test_extend_by_a_duration_or_to_a_time() -> None:
     longer = act("延長 30分")
     assert longer.text == "延長しました（ピリオド1の締切 12/01 21:30）"

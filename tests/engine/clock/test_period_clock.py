@@ -340,12 +340,21 @@ def test_reminder_inside_a_pause_is_due_when_it_ends():
             [Pause(jst(2026, 11, 29, 15)), Resume(jst(2026, 11, 29, 16)), Resume(jst(2026, 11, 29, 17))],
             "一時停止していないので再開できません",
         ),
-        ([Pause(jst(2026, 11, 29, 15)), Resume(jst(2026, 11, 29, 15))], "より後にしてください"),
     ],
 )
 def test_pause_errors(adjustments, message):
     with pytest.raises(ScheduleError, match=message):
         daily_clock(*adjustments)
+
+
+def test_a_resume_at_the_pauses_own_moment_leaves_no_pause():
+    # 停止 and 再開 read in one poll carry the same moment: the GM changed their mind, the clock runs on
+    moment = jst(2026, 11, 29, 15)
+    clock = daily_clock(Pause(moment), Resume(moment))
+    assert clock.deadline(1) == daily_clock().deadline(1)
+    assert clock.deadline(2) == daily_clock().deadline(2)
+    later = clock.with_adjustments(Pause(jst(2026, 11, 29, 16), jst(2026, 11, 29, 17)))
+    assert later.deadline(1) == daily_clock(Pause(jst(2026, 11, 29, 16), jst(2026, 11, 29, 17))).deadline(1)
 
 
 def test_naive_adjustment_times_are_a_programming_error():
