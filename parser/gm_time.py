@@ -84,6 +84,11 @@ class ClockTime:
         return ""
 
     @property
+    def dated(self) -> bool:
+        """The GM named the day (今日/明日, a month and day, a full date), not only the clock time."""
+        return self.relative is not None or self.month is not None
+
+    @property
     def canonical(self) -> str:
         """`22:00`, `明日 22:00`, `11/30 22:00` or `2026-11-30 22:00`."""
         return f"{self._date_text(_RELATIVE_JA)}{self.hour:02d}:{self.minute:02d}"

@@ -15,6 +15,7 @@ from datetime import datetime
 from engine.clock.periods import deadline_text
 from engine.clock.schedule import EarlyClose, Extension, PeriodClock, Resume, ScheduleError
 from engine.clock.schedule import Pause as ClockPause
+from engine.clock.words import JST, format_moment
 from engine.report import Span, anchor, plain_text
 from parser import gm
 
@@ -150,7 +151,12 @@ def _extend(command: gm.Extend, view: GameView, now: datetime) -> Effect:
     assert view.clock is not None
     period = view.period
     current = view.clock.deadline(period)
-    value = command.duration if command.duration is not None else command.at.next_after(current or now)
+    if command.duration is not None:
+        value = command.duration
+    else:
+        # A bare time is the next one after the deadline (延長 22:00 moves it later); a time on a named
+        # day is that day's, judged from now (延長 12/01 20:30 is this 12/01, even before the deadline)
+        value = command.at.next_after(now if command.at.dated else current or now)
     if value is None:
         return Effect(f"{command.canonical}: その時刻はもう過ぎています")
     try:
@@ -161,7 +167,14 @@ def _extend(command: gm.Extend, view: GameView, now: datetime) -> Effect:
     entry = LogEntry(
         "extend", {"at": now.isoformat(), "deadline": extension.new_deadline.isoformat()}, period
     )
-    return Effect(f"延長しました（ピリオド{period}の締切 {deadline_text(extension.new_deadline)}）", (entry,))
+    new = extension.new_deadline
+    # a deadline in another year than today's is written with its year: 12/01 alone would read as this one
+    shown = (
+        deadline_text(new)
+        if new.astimezone(JST).year == now.astimezone(JST).year
+        else format_moment(new, year=True)
+    )
+    return Effect(f"延長しました（ピリオド{period}の締切 {shown}）", (entry,))
 
 
 def void_echo(posts: Iterable[int], voided: int, resolved_periods: Iterable[int]) -> tuple[str | Span, ...]:

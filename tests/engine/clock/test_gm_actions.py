@@ -52,6 +52,20 @@ def test_extend_by_a_duration_or_to_a_time() -> None:
     assert act("延長 23:00").text == "延長しました（ピリオド1の締切 12/01 23:00）"
 
 
+def test_extend_to_a_time_on_a_named_day_is_that_day() -> None:
+    # the deadline is 21:00: a dated time is that day's, judged from now, not the next after 21:00
+    for line in ("延長 12/01 20:30", "延長 2026/12/01 20:30", "延長 今日 20:30"):
+        earlier = act(line, now="20:05")
+        assert earlier.text == "延長しました（ピリオド1の締切 12/01 20:30）", line
+        assert earlier.log[0].args["deadline"] == "2026-12-01T20:30:00+09:00"
+    assert act("延長 今日 20:00", now="20:05").text.endswith("その時刻はもう過ぎています")
+    # 12/01 20:00 has passed this year: next year's, and the echo says which year
+    assert act("延長 12/01 20:00", now="20:05").text == "延長しました（ピリオド1の締切 2027/12/1(水) 20:00）"
+    assert (
+        act("延長 20:30", now="20:05").text == "延長しました（ピリオド1の締切 12/02 20:30）"
+    )  # bare: after 21:00
+
+
 def test_resolve_now_rollback_set_void_reveal_next_status() -> None:
     now = act("即時更新")
     assert now.text == "ピリオド1を即時更新します" and now.log[0].kind == "early"
