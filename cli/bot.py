@@ -41,7 +41,7 @@ def load_config(path: Path, registry: Registry) -> tuple[BotConfig, list[GameCon
     for game in games:
         ref = ThreadRef.from_url(game.thread)
         # One thread, whatever URL names it (2ch or したらば path, read.cgi or dat): one game only.
-        same = (ref.origin, ref.board.rsplit("/", 1)[-1], ref.key)
+        same = (ref.base, ref.board.rsplit("/", 1)[-1], ref.key)
         if same in seen:
             raise ConfigError(
                 f"{path}: [[game]] {seen[same]} と {game.id} が同じスレッドです（{game.thread}）"

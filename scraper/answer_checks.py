@@ -88,7 +88,7 @@ def archived_at(ref: ThreadRef, url: str) -> bool:
             regex.match(rf"/bbs/read_archive\.cgi/{regex.escape(ref.board)}/{ref.key}(?:/|$)", parts.path)
             is not None
         )
-    archive = rf"/{regex.escape(ref.board)}/(?:oyster/{ref.key[:4]}|kako/{ref.key[:4]}/{ref.key[:5]}|kako/{ref.key[:3]})"
+    archive = rf"{regex.escape(ref.root)}/{regex.escape(ref.board)}/(?:oyster/{ref.key[:4]}|kako/{ref.key[:4]}/{ref.key[:5]}|kako/{ref.key[:3]})"
     return regex.fullmatch(rf"{archive}/{ref.key}\.dat(?:\.gz)?", parts.path) is not None
 
 

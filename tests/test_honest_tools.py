@@ -50,3 +50,46 @@ def test_the_same_thread_under_two_games_is_refused_naming_both(tmp_path: Path, 
     )
     with pytest.raises(ConfigError, match="a と b が同じスレッドです"):
         load_config(config)
+
+
+def _two_games(tmp_path: Path, first: str, second: str) -> Path:
+    config = tmp_path / "bot.toml"
+    config.write_text(
+        f'[bot]\nname = "{BOT_NAME}"\n\n[[game]]\nid = "a"\nrules = "dice"\nthread = "{first}"\n\n'
+        f'[[game]]\nid = "b"\nrules = "dice"\nthread = "{second}"\n',
+        "utf-8",
+    )
+    return config
+
+
+def test_a_smartphone_link_is_its_pc_thread(tmp_path: Path) -> None:
+    config = _two_games(
+        tmp_path,
+        "https://egg.5ch.net/test/read.cgi/game/1234567890/",
+        "https://itest.5ch.net/egg/test/read.cgi/game/1234567890",
+    )
+    with pytest.raises(ConfigError, match="a と b が同じスレッドです"):
+        load_config(config)
+
+
+def test_boards_in_two_folders_of_one_host_are_two_threads(tmp_path: Path) -> None:
+    config = _two_games(
+        tmp_path,
+        "https://example.com/one/test/read.cgi/game/1234567890/",
+        "https://example.com/two/test/read.cgi/game/1234567890/",
+    )
+    _, games = load_config(config)
+    assert [game.thread for game in games] == [
+        "https://example.com/one/test/read.cgi/game/1234567890/",
+        "https://example.com/two/test/read.cgi/game/1234567890/",
+    ]
+
+
+def test_a_smartphone_link_without_its_server_is_refused_on_load(tmp_path: Path) -> None:
+    config = _two_games(
+        tmp_path,
+        "https://itest.5ch.net/test/read.cgi/game/1234567890/",
+        "https://egg.5ch.net/test/read.cgi/game/1234567899/",
+    )
+    with pytest.raises(ConfigError, match="PC版のURL（https://サーバー名.5ch.net/"):
+        load_config(config)

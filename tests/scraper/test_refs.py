@@ -75,3 +75,117 @@ def test_local_board_in_both_dialects() -> None:
 def test_refused(url: str) -> None:
     with pytest.raises(NotAThreadURL):
         ThreadRef.from_url(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://itest.5ch.net/egg/test/read.cgi/game/1234567890",
+        "https://itest.5ch.net/egg/test/read.cgi/game/1234567890/",
+        "https://itest.5ch.net/egg/test/read.cgi/game/1234567890/l50",
+        "https://itest.5ch.net/egg/test/read.cgi/game/1234567890#res12",
+        "http://itest.5ch.net/egg/test/read.cgi/game/1234567890/",
+    ],
+)
+def test_5ch_smartphone_links_name_the_pc_thread(url: str) -> None:
+    ref = ThreadRef.from_url(url)
+    assert ref.read_url.removeprefix("https://").removeprefix("http://") == (
+        "egg.5ch.net/test/read.cgi/game/1234567890/"
+    )
+    assert ref.dat_url.endswith("://egg.5ch.net/game/dat/1234567890.dat")
+    assert ref.write_url.endswith("://egg.5ch.net/test/bbs.cgi")
+    assert ref.id == ThreadRef.from_url(ref.read_url).id  # one thread, one game, whichever URL names it
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://itest.5ch.net/test/read.cgi/game/1234567890/",
+        "https://itest.5ch.net/game/dat/1234567890.dat",
+    ],
+)
+def test_a_smartphone_link_without_its_server_is_refused_with_the_pc_form(url: str) -> None:
+    with pytest.raises(NotAThreadURL) as refused:
+        ThreadRef.from_url(url)
+    assert "サーバー名.5ch.net" in str(refused.value) and "PC" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://egg.5ch.net/test/read.cgi/game/１２３４５６７８９０/",
+        "https://egg.5ch.net/game/dat/１２３４５６７８９０.dat",
+        "https://egg.5ch.net/game/oyster/１２３４/1234567890.dat",
+        "https://egg.5ch.net/test/read.cgi/game/١٢٣٤٥٦٧٨٩٠/",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/１２３４５６７８９０/",
+        "https://egg.5ch.net/test/read.cgi/ｇａｍｅ/1234567890/",
+    ],
+)
+def test_keys_and_boards_are_ascii(url: str) -> None:
+    with pytest.raises(NotAThreadURL):
+        ThreadRef.from_url(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/bbs/test/read.cgi/board/1234567890/",
+        "https://example.com/bbs/test/read.cgi/board/1234567890/l50",
+        "https://example.com/bbs/test/read.cgi/board/1234567890",
+        "https://example.com/bbs/board/dat/1234567890.dat",
+    ],
+)
+def test_a_board_installed_in_a_folder_keeps_it_in_every_url(url: str) -> None:
+    ref = ThreadRef.from_url(url)
+    assert (ref.origin, ref.board, ref.key) == ("https://example.com", "board", "1234567890")
+    assert ref.read_url == "https://example.com/bbs/test/read.cgi/board/1234567890/"
+    assert ref.dat_url == "https://example.com/bbs/board/dat/1234567890.dat"
+    assert ref.write_url == ref.new_thread_url == "https://example.com/bbs/test/bbs.cgi"
+    assert ref.setting_url == "https://example.com/bbs/board/SETTING.TXT"
+    assert ref.subject_url == "https://example.com/bbs/board/subject.txt"
+    assert ref.with_key("1234599999").dat_url == "https://example.com/bbs/board/dat/1234599999.dat"
+
+
+def test_a_board_two_folders_down() -> None:
+    ref = ThreadRef.from_url("http://example.com:8080/a/b-c/test/read.cgi/board/1234567890/")
+    assert ref.read_url == "http://example.com:8080/a/b-c/test/read.cgi/board/1234567890/"
+    assert ref.dat_url == "http://example.com:8080/a/b-c/board/dat/1234567890.dat"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/../test/read.cgi/board/1234567890/",
+        "https://example.com/./test/read.cgi/board/1234567890/",
+        "https://example.com//test/read.cgi/board/1234567890/",
+    ],
+)
+def test_a_folder_must_be_a_plain_name(url: str) -> None:
+    with pytest.raises(NotAThreadURL):
+        ThreadRef.from_url(url)
+
+
+def test_an_archived_dat_in_a_folder_is_the_threads_own() -> None:
+    from scraper.answer_checks import archived_at
+
+    ref = ThreadRef.from_url("https://example.com/bbs/test/read.cgi/board/1234567890/")
+    assert archived_at(ref, "https://example.com/bbs/board/kako/1234/12345/1234567890.dat")
+    assert archived_at(ref, "https://example.com/bbs/board/oyster/1234/1234567890.dat")
+    assert not archived_at(ref, "https://example.com/board/kako/1234/12345/1234567890.dat")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/l50",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/-100",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/#12",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890#12",
+        "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/50-",
+    ],
+)
+def test_shitaraba_suffixes(url: str) -> None:
+    ref = ThreadRef.from_url(url)
+    assert ref.read_url == "https://jbbs.shitaraba.net/bbs/read.cgi/game/12345/1234567890/"
+    assert ref.rawmode_url(3) == "https://jbbs.shitaraba.net/bbs/rawmode.cgi/game/12345/1234567890/3-"
