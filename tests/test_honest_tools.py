@@ -91,5 +91,5 @@ def test_a_smartphone_link_without_its_server_is_refused_on_load(tmp_path: Path)
         "https://itest.5ch.net/test/read.cgi/game/1234567890/",
         "https://egg.5ch.net/test/read.cgi/game/1234567899/",
     )
-    with pytest.raises(ConfigError, match="PC版のURL（https://サーバー名.5ch.net/"):
+    with pytest.raises(ConfigError, match=r"PC版のURL（https://サーバー名\.5ch\.net/"):
         load_config(config)
