@@ -27,10 +27,12 @@ from engine.ruleset import (
     OrderText,
     Owners,
     Rejection,
+    RulesetError,
     Settable,
     Setting,
     ShowsOpening,
     VerifiesPeriods,
+    unknown_keys,
 )
 from parser.numbers import NotANumber, number_or_error, read_number
 
@@ -40,6 +42,8 @@ _GUESS = regex.compile(rf"^\s*{_ANCHOR}<予想>\s*(.*?)\s*$")
 _NEAR = regex.compile(
     rf"^\s*{_ANCHOR}[<【\[「(『]?\s*(?:予想|よそう|ヨソウ)\s*[>】\]」)』:=]?\s*([0-9]+)\s*$"
 )
+
+_SCENARIO_KEYS = ("players", "sides", "rounds")
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,9 @@ class GuessRuleset(
         return None
 
     def initial_state(self, scenario: Mapping[str, Any]) -> GuessState:
+        problems = unknown_keys(scenario, _SCENARIO_KEYS)
+        if problems:
+            raise RulesetError("\n".join(problems))
         players = scenario.get("players")
         sides = int(scenario.get("sides", 100))
         if sides < 2:

@@ -1,0 +1,29 @@
+"""The one check every game's scenario reader makes of a table's keys: a key the game does not read is
+refused by name (a GM's typo would otherwise run the game on the default), with 「…のことですか？」 for a
+close one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def close_to(word: str, choices: Iterable[str]) -> str:
+    """The choice closest to a misspelt `word` (difflib's ratio ≥ 0.7), or "" when none is close."""
+    import difflib  # for a mistake's hint only
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return close[0] if close else ""
+
+
+def unknown_keys(table: Mapping[str, Any], known: Iterable[str], where: str = "シナリオ") -> list[str]:
+    """One Japanese message for each key of `table` that is not `known` (empty when all are)."""
+    names = sorted(known)
+    problems = []
+    for key in table:
+        if key in names:
+            continue
+        close = close_to(str(key), names)
+        hint = f"「{close}」のことですか？ " if close else ""
+        problems.append(f"{where}に知らない項目「{key}」があります（{hint}使えるのは {'、'.join(names)}）")
+    return problems

@@ -1,0 +1,26 @@
+"""The shared check of a scenario table's keys (engine/ruleset/keys.py)."""
+
+from __future__ import annotations
+
+from engine.ruleset import close_to, unknown_keys
+
+
+def test_known_keys_pass_and_each_unknown_one_is_named_in_order() -> None:
+    assert unknown_keys({"sides": 6, "rounds": 2}, ("sides", "rounds")) == []
+    assert unknown_keys({"zz": 1, "sides": 6, "colour": 2}, ("sides", "rounds"), "[options]") == [
+        "[options]に知らない項目「zz」があります（使えるのは rounds、sides）",
+        "[options]に知らない項目「colour」があります（使えるのは rounds、sides）",
+    ]
+
+
+def test_a_close_key_is_offered() -> None:
+    assert unknown_keys({"max_round": 1}, ("max_rounds", "stat_step")) == [
+        "シナリオに知らない項目「max_round」があります（「max_rounds」のことですか？ 使えるのは max_rounds、stat_step）"
+    ]
+    assert close_to("bogus_key", ("casualty_rate", "max_rounds")) == ""
+    assert close_to("casualty_rat", ("casualty_rate", "max_rounds")) == "casualty_rate"
+
+
+def test_a_key_that_is_not_text_is_named_too() -> None:
+    # TOML keys are always text, but a table a game builds itself may not be
+    assert unknown_keys({3: "x"}, ("a",)) == ["シナリオに知らない項目「3」があります（使えるのは a）"]
