@@ -18,11 +18,27 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules.nijiyabou.names import PREFECTURES, STATS, TERRAIN_STAT, TROOPS, area_name, key
-from engine.ruleset import RulesetError
+from engine.ruleset import RulesetError, unknown_keys
 
 DEFAULT_SCENARIO = "default.toml"
 HAISHIN_FACES = ("機材トラブル", "能力アイテム", "選べる能力アイテム", "登用")
 MOVED_TROOPS = ("soldiers", "unit")
+# Every key the reader takes, table by table ([conscription] and stats name troops and stats, checked
+# where they are read): a key not here would be a GM's typo run on the default.
+_KEYS = {
+    "": (
+        "start_year", "seasons", "snow_season", "max_seasons", "conscription", "domestic", "combat",
+        "haishin", "adjacency", "areas", "free_livers", "start",
+    ),
+    "domestic": ("power", "delegated_power"),
+    "combat": ("casualty_rate", "max_rounds", "stat_step", "sortie_adjacent", "moved_troops"),
+    "haishin": ("table",),
+    "adjacency": ("kinds", "file", "links", "add", "cut"),
+    "start": ("power", "troops"),
+    "areas": ("name", "terrain", "snow", "liver", "stats"),
+    "free_livers": ("name", "area", "stats"),
+    "conscription": ("cost", "amount"),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -106,12 +122,41 @@ def build(data: Mapping[str, Any]) -> tuple[Rules, Roster]:
     """The rules and roster of a scenario (an empty one is the packaged default)."""
     if not data:
         data = tomllib.loads(default_text())
+    problems = _unknown(data)
+    if problems:
+        raise RulesetError("\n".join(problems))
     try:
         return _rules(data), _roster(data)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, RulesetError):
             raise
         raise RulesetError(f"シナリオが読めません：{error}") from error
+
+
+def _unknown(data: Mapping[str, Any]) -> list[str]:
+    """A message for each key of the scenario, at any level, that the reader does not take."""
+    problems = unknown_keys(data, _KEYS[""])
+    for name in ("domestic", "combat", "haishin", "adjacency", "start"):
+        problems += unknown_keys(_table(data.get(name)), _KEYS[name], f"[{name}]")
+    adjacency = _table(data.get("adjacency"))
+    kinds = adjacency.get("kinds", ("land", "sea_seed"))
+    if isinstance(kinds, list | tuple):
+        # a kind of links not listed in `kinds` would be left out without a word
+        problems += unknown_keys(_table(adjacency.get("links")), map(str, kinds), "[adjacency.links]")
+    problems += unknown_keys(_table(_table(data.get("start")).get("troops")), TROOPS, "[start.troops]")
+    for troop, entry in _table(data.get("conscription")).items():
+        problems += unknown_keys(_table(entry), _KEYS["conscription"], f"[conscription.{troop}]")
+    for name in ("areas", "free_livers"):
+        entries = data.get(name, ())
+        for number, entry in enumerate(entries if isinstance(entries, list) else (), start=1):
+            of = f"（{entry.get('name')}）" if isinstance(entry, Mapping) and "name" in entry else ""
+            problems += unknown_keys(_table(entry), _KEYS[name], f"[[{name}]] {number}番目{of}")
+    return problems
+
+
+def _table(value: Any) -> Mapping[str, Any]:
+    """The table, or nothing to check when the value is not one (its reader says what is wrong)."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _int(value: Any, what: str, low: int = 0) -> int:
