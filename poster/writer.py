@@ -52,7 +52,7 @@ _SECONDS = regex.compile(r"(\d+)\s*sec\s*たたないと|(\d+)\s*秒ぐらい|�
 _CLOSED = regex.compile(
     r"停止されてます|を超えてます|移転されたよう|存在しないか、削除|サイズが限界|スレッドストップ"
 )
-_KEY_IN_URL = regex.compile(r"/read\.cgi/(?:[^/\"']+/)+?(\d{9,12})/")
+_KEY_IN_URL = regex.compile(r"/read\.cgi/(?:[^/\"']+/)+?([0-9]{9,12})/")
 _TITLE = regex.compile(r"<title>(.*?)</title>", regex.IGNORECASE | regex.DOTALL)
 _FIRST_FONT = regex.compile(r"<font[^>]*>(.*?)</font>", regex.IGNORECASE | regex.DOTALL)
 _TAG = regex.compile(r"<[^>]+>")
@@ -192,7 +192,7 @@ def redirected(url: str, referer: str, location: str, fields: dict[str, str]) ->
     same_host = target.netloc == urlsplit(url).netloc
     if "key" not in fields and "KEY" not in fields:
         board = fields["bbs"] if "bbs" in fields else f"{fields['DIR']}/{fields['BBS']}"
-        key = regex.search(rf"/read\.cgi/{regex.escape(board)}/(\d{{9,12}})(?:/|$)", target.path)
+        key = regex.search(rf"/read\.cgi/{regex.escape(board)}/([0-9]{{9,12}})(?:/|$)", target.path)
         if same_host and key:
             return WriteOutcome("posted", f"redirected to {location}", key=key[1])
     elif same_host and target.path.startswith(urlsplit(referer).path):  # "" is the form's own URL

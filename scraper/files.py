@@ -11,7 +11,7 @@ from scraper.html import parse_read_cgi
 from scraper.post import Post
 from scraper.rawmode import parse_rawmode
 
-_KEY = re.compile(r"\d{9,12}")
+_KEY = re.compile(r"[0-9]{9,12}")  # ASCII: `\d` takes １２３ too
 _RAWMODE_LINE = re.compile(rb"^\d+<>")
 _HTML = re.compile(r"<html|<div|<dl", re.IGNORECASE)
 

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     import requests
 
 _LINE = {
-    Dialect.TWOCH: regex.compile(r"(\d{9,12})\.dat<>.* \(\d+\)"),
-    Dialect.SHITARABA: regex.compile(r"(\d{9,12})\.cgi,.*\(\d+\)"),
+    Dialect.TWOCH: regex.compile(r"([0-9]{9,12})\.dat<>.* \([0-9]+\)"),
+    Dialect.SHITARABA: regex.compile(r"([0-9]{9,12})\.cgi,.*\([0-9]+\)"),
 }
 
 

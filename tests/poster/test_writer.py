@@ -324,6 +324,11 @@ def test_where_a_redirect_goes_decides_what_it_means() -> None:
     for elsewhere in ("/test/login.php", "http://example.jp/test/read.cgi/test/1795954933/"):
         away = redirected(url, REF.read_url, elsewhere, form)  # another page, or another host
         assert (away.kind, away.retry_after) == ("uncertain", 60), elsewhere
+    new = {"bbs": "test", "subject": "題"}
+    opened = redirected(url, REF.read_url, "/test/read.cgi/test/1795954999/", new)
+    assert (opened.kind, opened.key) == ("posted", "1795954999")
+    wide = redirected(url, REF.read_url, "/test/read.cgi/test/１７９５９５４９９９/", new)  # no key of ours
+    assert (wide.kind, wide.key) == ("uncertain", None)
     huge = redirected(url, REF.read_url, "http://portal.example/" + "a" * 400, form)
     assert huge.message == f"redirected away from the board: {('http://portal.example/' + 'a' * 400)[:200]!r}"
 

@@ -46,6 +46,13 @@ def test_the_boards_success_page_counts_the_post_and_names_the_thread_it_went_to
         assert classify(captured(name)) == WriteOutcome("posted", "書きこみました。", key="1795954933"), name
 
 
+def test_a_key_in_the_success_page_is_ascii_digits() -> None:
+    page = '<title>書きこみました。</title><meta http-equiv="Refresh" content="1;URL={}">'
+    named = classify(page.format("../test/read.cgi/test/1795954933/"))
+    assert named.key == "1795954933"
+    assert classify(page.format("../test/read.cgi/test/１７９５９５４９３３/")).key is None
+
+
 def test_a_board_that_says_2ch_x_true_has_written_the_post_whatever_its_title_says() -> None:
     # 5ch-style servers mark the answer for browsers (GK and JD test the marker); the title is theirs
     page = "<html><!-- 2ch_X:true --><head><title>投稿完了</title></head><body>完了</body></html>"

@@ -28,3 +28,8 @@ def test_a_rawmode_file(tmp_path: Path) -> None:
     )
     assert [(p.number, p.body) for p in read_saved_thread(raw)] == [(1, "一"), (3, "三")]
     assert thread_key_in(raw.name) == "1600000000"
+
+
+def test_a_key_is_ascii_digits() -> None:
+    assert thread_key_in("１６００００００００.dat") is None
+    assert thread_key_in("スレ１６００００００００-1600000000.dat") == "1600000000"

@@ -50,6 +50,8 @@ def test_keys_of_both_formats() -> None:
         ("1795954933.cgi,スレ(5)\n".encode("cp932"), TWOCH),  # the other dialect's list
         ("1795954933.cgi,スレ(5)\n1795954000.cgi,別(1)\n".encode("euc_jp"), JBBS),  # no repeated line
         ("1795954933.dat<>スレ (5)\n".encode("euc_jp"), JBBS),
+        ("１７９５９５４９３３.dat<>スレ (5)\n".encode("cp932"), TWOCH),  # keys are ASCII digits
+        ("１７９５９５４９３３.cgi,スレ(5)\n１７９５９５４９３３.cgi,スレ(5)\n".encode("euc_jp"), JBBS),
     ],
     ids=[
         "maintenance",
@@ -60,6 +62,8 @@ def test_keys_of_both_formats() -> None:
         "したらば on 2ch",
         "no repeat",
         "2ch on したらば",
+        "full-width key",
+        "full-width key on したらば",
     ],
 )
 def test_an_answer_that_is_not_the_board_s_list_is_no_list(data: bytes, ref: ThreadRef) -> None:
