@@ -4,7 +4,7 @@ Accepted forms (http or https):
 - 2ch/5ch-compatible (5ch, open2ch, ex0ch, this project's board): `/test/read.cgi/BOARD/KEY/...`,
   `/BOARD/dat/KEY.dat`, 5ch's `/BOARD/oyster/KKKK/KEY.dat` — each also under folders
   (`/bbs/test/read.cgi/BOARD/KEY/`: a board installed in a subdirectory, kept in every URL);
-  5ch's smartphone links `itest.5ch.net/SERVER/test/read.cgi/BOARD/KEY` name
+  5ch's smartphone links `itest.5ch.net/SERVER/test/read.cgi/BOARD/KEY` (also 5ch.io, bbspink.com) name
   `SERVER.5ch.net`'s thread (itest serves no dat; a link without its server is refused);
 - したらば: `/bbs/read.cgi/CATEGORY/NUMBER/KEY/...`, `/bbs/rawmode.cgi/CATEGORY/NUMBER/KEY/...`,
   `/bbs/read_archive.cgi/...`, with the old hosts `jbbs.livedoor.jp` and `jbbs.shitaraba.com`
@@ -33,6 +33,7 @@ _JBBS = regex.compile(
 # 5ch's (and BBSPINK's) smartphone site: the thread's server is the first folder of the path.
 _SMARTPHONE_HOSTS = {
     "itest.5ch.net": "5ch.net",
+    "itest.5ch.io": "5ch.io",  # 5ch's newer domain, the same layout
     "itest.2ch.net": "5ch.net",
     "itest.bbspink.com": "bbspink.com",
 }

@@ -110,6 +110,15 @@ def test_a_smartphone_link_without_its_server_is_refused_with_the_pc_form(url: s
     assert "サーバー名.5ch.net" in str(refused.value) and "PC" in str(refused.value)
 
 
+def test_smartphone_links_of_the_other_domains() -> None:
+    io = ThreadRef.from_url("https://itest.5ch.io/hayabusa9/test/read.cgi/news/1764539868/l50")
+    assert io.read_url == "https://hayabusa9.5ch.io/test/read.cgi/news/1764539868/"
+    pink = ThreadRef.from_url("https://itest.bbspink.com/mercury/test/read.cgi/pinkcafe/1764539868")
+    assert pink.dat_url == "https://mercury.bbspink.com/pinkcafe/dat/1764539868.dat"
+    with pytest.raises(NotAThreadURL, match=r"サーバー名\.5ch\.io"):
+        ThreadRef.from_url("https://itest.5ch.io/test/read.cgi/news/1764539868/")
+
+
 @pytest.mark.parametrize(
     "url",
     [
