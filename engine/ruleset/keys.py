@@ -16,8 +16,20 @@ def close_to(word: str, choices: Iterable[str]) -> str:
     return close[0] if close else ""
 
 
-def unknown_keys(table: Mapping[str, Any], known: Iterable[str], where: str = "シナリオ") -> list[str]:
-    """One Japanese message for each key of `table` that is not `known` (empty when all are)."""
+def table_of(value: Any) -> Mapping[str, Any]:
+    """A scenario's table, or nothing to check of its keys when it is not one (its reader says why)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def tables_of(value: Any) -> list[Mapping[str, Any]]:
+    """The tables of an array of tables (`[[areas]]`), leaving out what is not one (as `table_of`)."""
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list | tuple) else []
+
+
+def unknown_keys(table: Any, known: Iterable[str], where: str = "シナリオ") -> list[str]:
+    """One Japanese message for each key of `table` that is not `known` (empty when all are, or when
+    `table` is no table: see `table_of`)."""
+    table = table_of(table)
     names = sorted(known)
     problems = []
     for key in table:

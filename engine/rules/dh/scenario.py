@@ -30,7 +30,7 @@ from engine.rules.dh.state import (
     Side,
 )
 from engine.rules.dh.submission import SECOND_LINE
-from engine.ruleset import RulesetError
+from engine.ruleset import RulesetError, tables_of, unknown_keys
 
 _STYLE_WORDS = {word: style for style, word in STYLES.items()} | {style: style for style in STYLES}
 _STAT_WORDS = {word: stat for stat, word in STATS.items()} | {stat: stat for stat in STATS}
@@ -38,6 +38,44 @@ COSTS = ("体力", "精神", "攻撃力", "防御力", "死亡")
 TARGETS = ("敵", "味方", "全員", "自分")
 COUNTERS = ("被攻撃", "敵侵入")
 CHOICES: dict[str, tuple[str, ...]] = {"second_line": SECOND_LINE}  # options naming one of a few readings
+
+
+# Every key the reader takes, table by table ([[characters.powers]] and [options]: their dataclass's
+# fields): a key not here would be a GM's typo run on the default.
+_KEYS = {
+    "": ("map", "sides", "game", "characters", "options", "reinforcements"),
+    "map": ("rows", "columns", "walls"),
+    "game": ("first", "open"),
+    "sides": ("name", "trips", "zone"),
+    "characters": (
+        "name", "side", "gender", "attack", "defense", "hp", "mind", "fs", "reserve", "square", "powers",
+    ),
+    "reinforcements": ("side", "turn", "count", "zone"),
+    "effects": ("kind", "stat", "value", "turns"),
+    "costs": ("kind", "value"),
+}  # fmt: skip
+
+
+def _unknown(data: Mapping[str, Any]) -> list[str]:
+    """A message for each key of the scenario, at any level, that the reader does not take."""
+    problems = unknown_keys(data, _KEYS[""])
+    problems += unknown_keys(data.get("map"), _KEYS["map"], "[map]")
+    problems += unknown_keys(data.get("game"), _KEYS["game"], "[game]")
+    # phase_minutes is known here so that _options says what became of it
+    options = (*(f.name for f in fields(Options)), "phase_minutes")
+    problems += unknown_keys(data.get("options"), options, "[options]")
+    for name in ("sides", "characters", "reinforcements"):
+        for number, item in enumerate(tables_of(data.get(name)), start=1):
+            of = f"（{item['name']}）" if "name" in item else ""
+            problems += unknown_keys(item, _KEYS[name], f"[[{name}]] {number}番目{of}")
+    for character in tables_of(data.get("characters")):
+        for power in tables_of(character.get("powers")):
+            where = f"{character.get('name', '')}の能力「{power.get('name', '')}」"
+            problems += unknown_keys(power, [f.name for f in fields(Power)], where)
+            for name in ("effects", "costs"):
+                for number, item in enumerate(tables_of(power.get(name)), start=1):
+                    problems += unknown_keys(item, _KEYS[name], f"{where}の {name} {number}番目")
+    return problems
 
 
 def _fail(text: str) -> RulesetError:
@@ -166,10 +204,6 @@ def _power(item: Mapping[str, Any], owner: str) -> Power:
     style = _STYLE_WORDS.get(str(item.get("style", ACTIVE)))
     if style is None:
         raise _fail(f"{where}のスタイルはアクティブ・パッシブ・カウンター・フィールドのどれかです")
-    known = {f.name for f in fields(Power)}
-    extra = set(item) - known
-    if extra:
-        raise _fail(f"{where}に知らない項目があります: {'、'.join(sorted(extra))}")
     power = Power(**{**item, "name": _name(item.get("name", "")), "style": style, "effects": [], "costs": []})
     power.effects = [_effect(e, where) for e in _tables(item, "effects", where)]
     power.costs = [_cost(c, where) for c in _tables(item, "costs", where)]
@@ -249,14 +283,10 @@ def _characters(data: Mapping[str, Any], grid: Grid, sides: list[Side]) -> dict[
 
 def _options(data: Mapping[str, Any]) -> Options:
     table = dict(_table(data, "options"))
-    known = {f.name for f in fields(Options)}
     if "phase_minutes" in table:
         raise _fail(
             "options の phase_minutes はなくなりました（制限時間は締切まで：ボットの schedule で決まります）"
         )
-    extra = set(table) - known
-    if extra:
-        raise _fail(f"options に知らない項目があります: {'、'.join(sorted(extra))}")
     defaults = Options()
     for key, value in table.items():
         default = getattr(defaults, key)
@@ -298,6 +328,9 @@ def _open(data: Mapping[str, Any]) -> bool:
 
 
 def initial_state(data: Mapping[str, Any]) -> DHState:
+    problems = _unknown(data)
+    if problems:
+        raise RulesetError("\n".join(problems))
     grid = _grid(data)
     sides = _sides(data, grid)
     state = DHState(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules.nijiyabou.names import PREFECTURES, STATS, TERRAIN_STAT, TROOPS, area_name, key
-from engine.ruleset import RulesetError, unknown_keys
+from engine.ruleset import RulesetError, table_of, tables_of, unknown_keys
 
 DEFAULT_SCENARIO = "default.toml"
 HAISHIN_FACES = ("機材トラブル", "能力アイテム", "選べる能力アイテム", "登用")
@@ -137,26 +137,20 @@ def _unknown(data: Mapping[str, Any]) -> list[str]:
     """A message for each key of the scenario, at any level, that the reader does not take."""
     problems = unknown_keys(data, _KEYS[""])
     for name in ("domestic", "combat", "haishin", "adjacency", "start"):
-        problems += unknown_keys(_table(data.get(name)), _KEYS[name], f"[{name}]")
-    adjacency = _table(data.get("adjacency"))
+        problems += unknown_keys(data.get(name), _KEYS[name], f"[{name}]")
+    adjacency = table_of(data.get("adjacency"))
     kinds = adjacency.get("kinds", ("land", "sea_seed"))
     if isinstance(kinds, list | tuple):
         # a kind of links not listed in `kinds` would be left out without a word
-        problems += unknown_keys(_table(adjacency.get("links")), map(str, kinds), "[adjacency.links]")
-    problems += unknown_keys(_table(_table(data.get("start")).get("troops")), TROOPS, "[start.troops]")
-    for troop, entry in _table(data.get("conscription")).items():
-        problems += unknown_keys(_table(entry), _KEYS["conscription"], f"[conscription.{troop}]")
+        problems += unknown_keys(adjacency.get("links"), map(str, kinds), "[adjacency.links]")
+    problems += unknown_keys(table_of(data.get("start")).get("troops"), TROOPS, "[start.troops]")
+    for troop, entry in table_of(data.get("conscription")).items():
+        problems += unknown_keys(entry, _KEYS["conscription"], f"[conscription.{troop}]")
     for name in ("areas", "free_livers"):
-        entries = data.get(name, ())
-        for number, entry in enumerate(entries if isinstance(entries, list) else (), start=1):
-            of = f"（{entry.get('name')}）" if isinstance(entry, Mapping) and "name" in entry else ""
-            problems += unknown_keys(_table(entry), _KEYS[name], f"[[{name}]] {number}番目{of}")
+        for number, entry in enumerate(tables_of(data.get(name)), start=1):
+            of = f"（{entry['name']}）" if "name" in entry else ""
+            problems += unknown_keys(entry, _KEYS[name], f"[[{name}]] {number}番目{of}")
     return problems
-
-
-def _table(value: Any) -> Mapping[str, Any]:
-    """The table, or nothing to check when the value is not one (its reader says what is wrong)."""
-    return value if isinstance(value, Mapping) else {}
 
 
 def _int(value: Any, what: str, low: int = 0) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.ruleset import close_to, unknown_keys
+from engine.ruleset import close_to, table_of, tables_of, unknown_keys
 
 
 def test_known_keys_pass_and_each_unknown_one_is_named_in_order() -> None:
@@ -24,3 +24,10 @@ def test_a_close_key_is_offered() -> None:
 def test_a_key_that_is_not_text_is_named_too() -> None:
     # TOML keys are always text, but a table a game builds itself may not be
     assert unknown_keys({3: "x"}, ("a",)) == ["シナリオに知らない項目「3」があります（使えるのは a）"]
+
+
+def test_a_value_that_is_no_table_has_no_keys_to_check() -> None:
+    # its own reader says what is wrong with it ("[map] は表にしてください"), once
+    assert unknown_keys([1, 2], ("a",)) == unknown_keys("text", ("a",)) == unknown_keys(None, ("a",)) == []
+    assert tables_of([{"a": 1}, 3, "x"]) == [{"a": 1}] and tables_of({"a": 1}) == []
+    assert table_of(5) == {} and table_of({"a": 1}) == {"a": 1}
