@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from board.tripcode import name_and_trip
 from engine import referee
-from engine.config import BotConfig, GameConfig, read_text
+from engine.config import BotConfig, ConfigError, GameConfig, read_text
 from engine.dice.disclosure import next_disclosure
 from engine.keys import JST, game_seed
 from engine.referee import GameSetup, Outgoing, PostView, ThreadView
@@ -55,6 +55,28 @@ def thread_url_problem(url: str) -> str | None:
     return None
 
 
+def thread_identity(ref: ThreadRef) -> tuple[str, str, str]:
+    """One thread whatever URL names it (the 2ch or したらば path, read.cgi or dat)."""
+    return ref.base, ref.board.rsplit("/", 1)[-1], ref.key
+
+
+def reused_id_problem(store: Store, game_id: str, configured: ThreadRef) -> str | None:
+    """Why a game cannot start on its configured thread: the database already holds a game of that id
+    on another thread (a GM reusing an old database, or an old configuration with a new thread URL,
+    for a new table) — run, it would play the old game on there, with no opening. The game's own
+    threads, the first and any it moved to (次スレ), are where it goes on."""
+    threads = store.threads_of_game(game_id)
+    here = thread_identity(configured)
+    if not threads or any(thread_identity(ThreadRef.from_url(thread.url)) == here for thread in threads):
+        return None
+    return (
+        f"[[game]] {game_id}: データベース {store.path} には id = {game_id!r} のゲームが別のスレッド"
+        f"（{threads[-1].url}）で既にあります。このまま動かすと {configured.read_url} で前のゲームの"
+        "続きになるため始めません。新しい卓なら [[game]] の id を別の名前にするか、[bot] の database を"
+        "別のファイルにしてください（前のゲームの続きなら thread を元のスレッドに戻してください）"
+    )
+
+
 def _record(thread_id: str, p: Post) -> PostRecord:
     return PostRecord(
         thread_id, p.number, p.name, p.trip, p.mail, p.date, p.id, p.body, p.raw, p.title, p.deleted, p.system
@@ -74,7 +96,8 @@ class TickResult:
 class ThreadBot:
     """One game on its thread (and, for a while after a rollover, the old thread it still owes), played
     by the ruleset `registry` holds under the game's `rules` (the registry its configuration was
-    checked against). A scenario file that cannot be read raises ConfigError."""
+    checked against). A scenario file that cannot be read, or a game id the database holds on another
+    thread (`reused_id_problem`), raises ConfigError."""
 
     def __init__(
         self,
@@ -96,6 +119,8 @@ class ThreadBot:
         self.lists = lists or BoardLists(self.reader)  # one per process: the games of a board share it
         self.clock = clock
         configured = ThreadRef.from_url(game.thread)
+        if (problem := reused_id_problem(store, game.id, configured)) is not None:
+            raise ConfigError(problem)  # before any row is written
         store.ensure_thread(configured.id, game.thread, str(configured.dialect), game.id)
         fixed = game_seed(game.seed) if game.seed is not None else None
         record = store.game(game.id, game.rules, configured.id, clock(), secret=fixed)

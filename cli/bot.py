@@ -12,7 +12,7 @@ import click
 from board.tripcode import name_and_trip
 from bot.process_lock import AlreadyRunning
 from bot.runner import Runner
-from bot.thread_bot import ThreadBot, thread_url_problem
+from bot.thread_bot import ThreadBot, thread_identity, thread_url_problem
 from engine import config
 from engine.config import (
     BotConfig,
@@ -39,9 +39,7 @@ def load_config(path: Path, registry: Registry) -> tuple[BotConfig, list[GameCon
     bot, games = config.load_config(path, registry, thread_url_problem)
     seen: dict[tuple[str, str, str], str] = {}
     for game in games:
-        ref = ThreadRef.from_url(game.thread)
-        # One thread, whatever URL names it (2ch or したらば path, read.cgi or dat): one game only.
-        same = (ref.base, ref.board.rsplit("/", 1)[-1], ref.key)
+        same = thread_identity(ThreadRef.from_url(game.thread))  # one thread, one game only
         if same in seen:
             raise ConfigError(
                 f"{path}: [[game]] {seen[same]} と {game.id} が同じスレッドです（{game.thread}）"
