@@ -37,5 +37,6 @@ def unknown_keys(table: Any, known: Iterable[str], where: str = "シナリオ") 
             continue
         close = close_to(str(key), names)
         hint = f"「{close}」のことですか？ " if close else ""
-        problems.append(f"{where}に知らない項目「{key}」があります（{hint}使えるのは {'、'.join(names)}）")
+        usable = f"使えるのは {'、'.join(names)}" if names else "書ける項目はありません"
+        problems.append(f"{where}に知らない項目「{key}」があります（{hint}{usable}）")
     return problems

@@ -14,7 +14,7 @@ from engine.dice.answers import REVEAL_HEADING, SECRET_LABEL, answer, reveal, se
 from engine.dice.post import MAX_COMMANDS, MAX_POST_ANSWER, MAX_POST_DICE, MAX_POST_LINES
 from engine.report import Report, report
 from engine.rng import RandomSource
-from engine.ruleset import ImmediateRuleset, Order
+from engine.ruleset import ImmediateRuleset, Order, RulesetError, unknown_keys
 
 HELP = f"""\
 【ダイス】
@@ -36,6 +36,10 @@ class DiceRuleset(ImmediateRuleset[dict, None]):
     steps: ClassVar[bool] = False  # nothing to undo: dice answers are final
 
     def initial_state(self, scenario: Mapping[str, Any]) -> dict:
+        # the dice thread reads no scenario: a key written in one would change nothing, silently
+        problems = unknown_keys(scenario, ())
+        if problems:
+            raise RulesetError("\n".join(problems))
         return {}
 
     def state_to_dict(self, state: dict) -> dict:

@@ -31,3 +31,9 @@ def test_a_value_that_is_no_table_has_no_keys_to_check() -> None:
     assert unknown_keys([1, 2], ("a",)) == unknown_keys("text", ("a",)) == unknown_keys(None, ("a",)) == []
     assert tables_of([{"a": 1}, 3, "x"]) == [{"a": 1}] and tables_of({"a": 1}) == []
     assert table_of(5) == {} and table_of({"a": 1}) == {"a": 1}
+
+
+def test_a_table_that_takes_no_key_says_so() -> None:
+    assert unknown_keys({"sides": 6}, ()) == [
+        "シナリオに知らない項目「sides」があります（書ける項目はありません）"
+    ]
