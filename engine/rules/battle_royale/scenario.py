@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from engine.rules.battle_royale.state import Options, Prefecture
+from engine.ruleset import unknown_keys
 
 DEFAULT_SCENARIO = "prefectures_47.toml"
 
@@ -90,9 +91,7 @@ def build_scenario(data: dict[str, Any]) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioError(["シナリオは表（TOMLのテーブル）でなければなりません"])
     problems: list[str] = []
-    for key in data:
-        if key not in _TOP_KEYS:
-            problems.append(f"知らない項目「{key}」があります（使えるのは {'、'.join(sorted(_TOP_KEYS))}）")
+    problems += unknown_keys(data, _TOP_KEYS)
     values: dict[str, Any] = {}
     title = data.get("title", Options.title)
     if not isinstance(title, str) or not title.strip():
@@ -117,9 +116,9 @@ def _read_section(
     if not isinstance(section_data, dict):
         problems.append(f"[{section}] は表にしてください")
         return out
+    problems += unknown_keys(section_data, spec, f"[{section}] ")
     for key, value in section_data.items():
         if key not in spec:
-            problems.append(f"[{section}] に知らない項目「{key}」があります（使えるのは {'、'.join(spec)}）")
             continue
         target, kind, check = spec[key]
         if kind is bool:
@@ -174,9 +173,7 @@ def _read_prefecture(index: int, entry: Any, problems: list[str]) -> tuple[Prefe
     if not isinstance(entry, dict):
         problems.append(f"{where} は表にしてください")
         return None
-    for key in entry:
-        if key not in _PREF_KEYS:
-            problems.append(f"{where} に知らない項目「{key}」があります（使えるのは name、code、region）")
+    problems += unknown_keys(entry, _PREF_KEYS, f"{where} ")
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.append(f"{where} に name（都道府県名）がありません")

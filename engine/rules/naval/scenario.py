@@ -49,6 +49,7 @@ from engine.rules.naval.state import (
     unit_island,
     unit_kind,
 )
+from engine.ruleset import unknown_keys
 
 _CATEGORY_ALIASES = {
     "sea-control": SEA_CONTROL,
@@ -77,9 +78,7 @@ _KIND = re.compile(r"[A-Z]+")
 def initial_state(scenario: dict[str, Any]) -> NavalState:
     """The state before the first period, from a parsed scenario TOML. Raises ScenarioError."""
     errors: list[str] = []
-    _unknown_keys(
-        scenario, {"title", "period", "map", "options", "kinds", "islands", "units"}, "シナリオ", errors
-    )
+    errors += unknown_keys(scenario, ("title", "period", "map", "options", "kinds", "islands", "units"))
     width, height = _map_size(scenario.get("map"), errors)
     options = _options(scenario.get("options", {}), errors)
     period = scenario.get("period", 1)
@@ -100,19 +99,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _unknown_keys(table: dict[str, Any], known: set[str], where: str, errors: list[str]) -> None:
-    for key in table:
-        if key not in known:
-            errors.append(
-                f"{where}に知らない項目「{key}」があります（使えるのは {', '.join(sorted(known))}）"
-            )
-
-
 def _map_size(table: object, errors: list[str]) -> tuple[int, int]:
     if not isinstance(table, dict):
         errors.append("[map] に width と height（Hex数）を書いてください")
         return 1, 1
-    _unknown_keys(table, {"width", "height"}, "[map]", errors)
+    errors += unknown_keys(table, {"width", "height"}, "[map]")
     size = []
     for key in ("width", "height"):
         value = table.get(key)
@@ -128,7 +119,7 @@ def _options(table: object, errors: list[str]) -> Options:
     if not isinstance(table, dict):
         errors.append("[options] は表にしてください")
         return options
-    _unknown_keys(table, set(OPTION_LIMITS), "[options]", errors)
+    errors += unknown_keys(table, set(OPTION_LIMITS), "[options]")
     for key, (low, high) in OPTION_LIMITS.items():
         if key not in table:
             continue
@@ -194,7 +185,7 @@ def _islands(entries: object, state: NavalState, errors: list[str]) -> dict[str,
             errors.append(f"[[islands]] {number}番目 は表にしてください")
             continue
         if not entry.keys() <= _ISLAND_KEYS:
-            _unknown_keys(entry, _ISLAND_KEYS, f"[[islands]] {number}番目", errors)
+            errors += unknown_keys(entry, _ISLAND_KEYS, f"[[islands]] {number}番目")
         code = entry.get("code")
         if not isinstance(code, str) or not _ISLAND.fullmatch(code):
             errors.append(
@@ -346,7 +337,7 @@ def _unit(
     if not isinstance(entry, dict):
         errors.append(f"{where} は表にしてください")
         return None
-    _unknown_keys(entry, _UNIT_KEYS, where, errors)
+    errors += unknown_keys(entry, _UNIT_KEYS, where)
     unit_id = _unit_id(entry, where, state, units, errors)
     if unit_id is None:
         return None
