@@ -77,6 +77,20 @@ def reused_id_problem(store: Store, game_id: str, configured: ThreadRef) -> str 
     )
 
 
+def taken_thread_problem(store: Store, game_id: str, configured: ThreadRef) -> str | None:
+    """Why a game cannot start on its configured thread: the database holds that thread for a game of
+    another id (an old table's configuration with a new id) — one thread holds one game only."""
+    row = store.lookup("select game_id from threads where id = ?", [configured.id])
+    if row is None or row[0] == game_id:
+        return None
+    return (
+        f"[[game]] {game_id}: データベース {store.path} ではスレッド {configured.read_url} は既に"
+        f"id = {row[0]!r} のゲームのスレッドです（1つのスレッドにゲームは1つだけです）。新しい卓なら"
+        " thread を新しいスレッドにするか、[bot] の database を別のファイルにしてください"
+        f"（前のゲームの続きなら id を {row[0]!r} に戻してください）"
+    )
+
+
 def _record(thread_id: str, p: Post) -> PostRecord:
     return PostRecord(
         thread_id, p.number, p.name, p.trip, p.mail, p.date, p.id, p.body, p.raw, p.title, p.deleted, p.system
@@ -97,7 +111,8 @@ class ThreadBot:
     """One game on its thread (and, for a while after a rollover, the old thread it still owes), played
     by the ruleset `registry` holds under the game's `rules` (the registry its configuration was
     checked against). A scenario file that cannot be read, or a game id the database holds on another
-    thread (`reused_id_problem`), raises ConfigError."""
+    thread (`reused_id_problem`), or a thread it holds for another game (`taken_thread_problem`), raises
+    ConfigError."""
 
     def __init__(
         self,
@@ -119,7 +134,8 @@ class ThreadBot:
         self.lists = lists or BoardLists(self.reader)  # one per process: the games of a board share it
         self.clock = clock
         configured = ThreadRef.from_url(game.thread)
-        if (problem := reused_id_problem(store, game.id, configured)) is not None:
+        problem = reused_id_problem(store, game.id, configured) or taken_thread_problem(store, game.id, configured)
+        if problem is not None:
             raise ConfigError(problem)  # before any row is written
         store.ensure_thread(configured.id, game.thread, str(configured.dialect), game.id)
         fixed = game_seed(game.seed) if game.seed is not None else None

@@ -129,7 +129,9 @@ def check_dice_line(line: str, count: int, sides: int) -> list[int]:
     return faces
 
 
-def write_config(path: Path, database: Path, thread_url: str, **game: object) -> Path:
+def write_config(
+    path: Path, database: Path, thread_url: str, game_id: str = "test", **game: object
+) -> Path:
     """A configuration of one game; without `gm_trips` it is an open table (the bot starts no game
     without a GM unless the configuration says so)."""
     if "gm_trips" not in game:
@@ -145,7 +147,7 @@ mail = "sage"
 database = "{database}"
 
 [[game]]
-id = "test"
+id = "{game_id}"
 rules = "dice"
 thread = "{thread_url}"
 {options}

@@ -147,7 +147,8 @@ def test_reveal_command_queues_for_the_running_bot(tmp_path: Path) -> None:
         secret = board.post("Schoice[赤,青,黄]")
         plain = board.post("dice1d6=")
         bot.tick()
-        config = write_config(tmp_path / "c.toml", tmp_path / "bot.sqlite", board.url())
+        # the running bot's own game: its secret rolled the dice (another id is refused on its thread)
+        config = write_config(tmp_path / "c.toml", tmp_path / "bot.sqlite", board.url(), game_id=bot.game.id)
         bot.store.close()
         result = CliRunner().invoke(main, ["reveal", str(config), str(secret)])
         assert result.exit_code == 0, result.output

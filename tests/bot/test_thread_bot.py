@@ -120,3 +120,18 @@ def test_a_fresh_database_or_another_id_opens_a_new_game(tmp_path: Path) -> None
         assert len(posts) == 1 and posts[0].startswith("【数当て 開始】") and posts[0] != opening[0]
     finally:
         game.close()
+
+
+def test_another_id_on_a_thread_the_database_holds_for_a_game_is_refused(tmp_path: Path) -> None:
+    game = Game(tmp_path)
+    try:
+        game.tick()
+        before = rows(game)
+        with pytest.raises(ConfigError) as refused:
+            bot_on(game, game.config.thread, game_id="guess2")  # the old table's URL, a new id
+        message = str(refused.value)
+        assert "guess2" in message and "guess" in message.replace("guess2", "")
+        assert game.bot.ref.read_url in message and "thread" in message and "database" in message
+        assert rows(game) == before and len(game.bot_posts()) == 1
+    finally:
+        game.close()
