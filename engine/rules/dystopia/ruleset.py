@@ -59,6 +59,7 @@ from engine.ruleset import (
     Settable,
     ThreadAudit,
     VerifiesSteps,
+    unknown_keys,
 )
 
 
@@ -68,11 +69,9 @@ def _options(scenario: Mapping[str, Any]) -> Options:
     known = set(Options.__dataclass_fields__)
     # `gm`: older scenarios named the GMs here; the configuration's gm_trips is now the one place, so
     # the key is read as nothing (a scenario written before keeps loading, and names no GM).
-    unknown = sorted(set(scenario) - known - {"pcs", "npcs", "gm"})
-    if unknown:
-        raise DystopiaError(
-            f"シナリオの項目 {'、'.join(unknown)} はありません（{'、'.join(sorted(known))}、pcs、npcs）"
-        )
+    problems = unknown_keys({k: v for k, v in scenario.items() if k != "gm"}, {*known, "pcs", "npcs"})
+    if problems:
+        raise DystopiaError("\n".join(problems))
     values = {k: v for k, v in scenario.items() if k in known}
     for key, value in values.items():
         default = getattr(defaults, key)

@@ -28,6 +28,7 @@ from engine.rules.dystopia.state import (
     Sheet,
     Skill,
 )
+from engine.ruleset import unknown_keys
 from parser.numbers import NotANumber, read_number
 
 SHEET_HEADING = "【キャラシート】"
@@ -169,11 +170,9 @@ def scenario_sheet(data: Mapping[str, Any], *, npc: bool) -> Sheet:
     fields the scenario's sheet_fields allow)."""
     if "name" not in data:
         raise DystopiaError("キャラクターに name がありません")
-    unknown = sorted(set(data) - SCENARIO_KEYS)
-    if unknown:
-        raise DystopiaError(
-            f"{data['name']}の項目 {'、'.join(unknown)} はありません（{'、'.join(sorted(SCENARIO_KEYS))}）"
-        )
+    problems = unknown_keys(data, SCENARIO_KEYS, str(data["name"]))
+    if problems:
+        raise DystopiaError("\n".join(problems))
     hp, mp = number(data.get("hp", 0), "HP"), number(data.get("mp", 0), "MP")
     connections = []
     for link in _list(data.get("connections", []), "connections"):

@@ -109,11 +109,11 @@ def test_status_shows_the_party() -> None:
 def test_a_misspelt_scenario_key_is_an_error_not_ignored() -> None:
     from tests.engine.rules.dystopia.helpers import scenario
 
-    with pytest.raises(RulesetError, match="シナリオの項目 todomee はありません"):
+    with pytest.raises(RulesetError, match="シナリオに知らない項目「todomee」があります"):
         RULESET.initial_state(scenario(todomee=False))
     data = scenario()
     data["pcs"][0]["hpp"] = 3
-    with pytest.raises(RulesetError, match="アキラの項目 hpp はありません"):
+    with pytest.raises(RulesetError, match="アキラに知らない項目「hpp」があります（「hp」のことですか？"):
         RULESET.initial_state(data)
     data = scenario()
     data["pcs"].append(dict(data["pcs"][0]))
