@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.clock.schedule import ScheduleError, parse_schedule
 from engine.gm_files import ConfigError
 from engine.gm_files import read_text as read_text  # the readers of a GM's files import it from here too
-from engine.ruleset import ANYONE, Registry, Ruleset, seats_of
+from engine.ruleset import ANYONE, Registry, Ruleset, close_to, seats_of
 from parser.gm_words import CANCEL_WORDS, READY_WORDS
 
 ThreadCheck = Callable[[str], "str | None"]
@@ -74,10 +74,8 @@ class GameConfig:
 
 def _close(word: str, choices: Iterable[str]) -> str:
     """「…」のことですか？ for a misspelt key or name, or "" when nothing is close."""
-    import difflib  # for a mistake's hint only
-
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
-    return f"（「{close[0]}」のことですか？）" if close else ""
+    close = close_to(word, choices)
+    return f"（「{close}」のことですか？）" if close else ""
 
 
 # What each [[game]] item holds, for the message when a value is of the wrong kind.
