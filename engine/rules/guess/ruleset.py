@@ -114,12 +114,15 @@ class GuessRuleset(
         if problems:
             raise RulesetError("\n".join(problems))
         players = scenario.get("players")
-        sides = int(scenario.get("sides", 100))
-        if sides < 2:
-            raise ValueError("sides は2以上にしてください")
-        rounds = int(scenario.get("rounds", 0))
-        if rounds < 0:
-            raise ValueError("rounds は0以上にしてください（0なら終わりません）")
+        if players is not None and (
+            not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players)
+        ):
+            raise RulesetError('players は名前の並びにしてください（例：players = ["アリス◆TRIP"]）')
+        sides, rounds = scenario.get("sides", 100), scenario.get("rounds", 0)
+        if not _whole(sides) or sides < 2:
+            raise RulesetError(f"sides は2以上の整数にしてください（{sides!r}）")
+        if not _whole(rounds) or rounds < 0:
+            raise RulesetError(f"rounds は0以上の整数にしてください（0なら終わりません。{rounds!r}）")
         return GuessState(sides, tuple(players) if players else None, rounds=rounds)
 
     def resolve(
@@ -208,6 +211,11 @@ class GuessRuleset(
 
     def _may_play(self, state: GuessState, player: str) -> bool:
         return self.may_act_for(state, Author.of(player), player)
+
+
+def _whole(value: Any) -> bool:
+    """An integer as TOML writes one (true and 2.5 are not: int() would take them as 1 and 2)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _void_reason(state: GuessState, order: Order) -> str:

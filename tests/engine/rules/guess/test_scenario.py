@@ -43,3 +43,20 @@ def test_every_misspelt_key_is_named_at_once() -> None:
         "シナリオに知らない項目「round」があります（「rounds」のことですか？ 使えるのは players、rounds、sides）",
         "シナリオに知らない項目「sidez」があります（「sides」のことですか？ 使えるのは players、rounds、sides）",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('players = "アリス"', "players は名前の並びにしてください"),  # was read as ア、リ、ス
+        ("players = [1]", "players は名前の並びにしてください"),
+        ('sides = "十"', "sides は2以上の整数にしてください（'十'）"),
+        ("sides = true", "sides は2以上の整数にしてください（True）"),
+        ("sides = 1", "sides は2以上の整数にしてください（1）"),
+        ("rounds = 2.5", "rounds は0以上の整数にしてください"),  # was 2 rounds
+        ("rounds = -1", "rounds は0以上の整数にしてください"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_refused_not_bent(value: str, message: str) -> None:
+    with pytest.raises(RulesetError, match=message.replace("(", r"\(")):
+        _start(value + "\n")
