@@ -229,7 +229,9 @@ def _character(item: Mapping[str, Any], grid: Grid, sides: list[Side]) -> Charac
     side = _name(item.get("side", ""))
     if side not in (s.name for s in sides):
         raise _fail(f"{name}の陣営 {side} は sides にありません")
-    reserve = bool(item.get("reserve", False))
+    reserve = item.get("reserve", False)
+    if not isinstance(reserve, bool):  # bool("false") is True: a quoted word would bench a starter
+        raise _fail(f"{name}の reserve は true か false にしてください（{reserve!r}）")
     square = None if reserve else str(item.get("square", ""))
     if square is not None and not grid.open(square):
         raise _fail(f"スタメン {name} の初期配置 {square!r} はMAPの外か壁です")

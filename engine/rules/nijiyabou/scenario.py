@@ -159,6 +159,13 @@ def _int(value: Any, what: str, low: int = 0) -> int:
     return value
 
 
+def _flag(value: Any, what: str) -> bool:
+    # bool("false") is True: a quoted word would turn the rule the other way without a word
+    if not isinstance(value, bool):
+        raise RulesetError(f"シナリオの{what}は true か false にしてください（{value!r}）")
+    return value
+
+
 def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise RulesetError(f"シナリオの{what}は {'・'.join(choices)} のどれかにしてください（{value!r}）")
@@ -195,7 +202,7 @@ def _rules(data: Mapping[str, Any]) -> Rules:
         casualty_rate=rate,
         max_rounds=_int(combat.get("max_rounds", Rules.max_rounds), "combat.max_rounds", 1),
         stat_step=_int(combat.get("stat_step", Rules.stat_step), "combat.stat_step"),
-        sortie_adjacent=bool(combat.get("sortie_adjacent", True)),
+        sortie_adjacent=_flag(combat.get("sortie_adjacent", True), "combat.sortie_adjacent"),
         moved_troops=_choice(
             combat.get("moved_troops", Rules.moved_troops), "combat.moved_troops", MOVED_TROOPS
         ),
@@ -263,7 +270,15 @@ def _roster(data: Mapping[str, Any]) -> Roster:
             raise RulesetError(f"ライバー「{liver}」が2回書かれています")
         seen.add(name)
         names.add(key(liver))
-        areas.append((name, entry["terrain"], bool(entry.get("snow", False)), liver, _stats(entry, liver)))
+        areas.append(
+            (
+                name,
+                entry["terrain"],
+                _flag(entry.get("snow", False), f"{name}の snow"),
+                liver,
+                _stats(entry, liver),
+            )
+        )
     if len(areas) != len(PREFECTURES):
         raise RulesetError(f"エリアは47都道府県すべてを書いてください（{len(areas)}件）")
     free = []

@@ -73,3 +73,9 @@ def test_every_mistake_is_listed_at_once() -> None:
 def test_phase_minutes_still_says_what_became_of_it() -> None:
     text = TEMPLATE.replace("sure_hit = false", "sure_hit = false\nphase_minutes = 20", 1)
     assert _refusal(text)[0].startswith("シナリオ: options の phase_minutes はなくなりました")
+
+
+def test_reserve_written_as_a_word_is_refused_not_read_as_true() -> None:
+    assert 'square = "C1"' in TEMPLATE
+    text = TEMPLATE.replace('square = "C1"', 'square = "C1"\nreserve = "false"', 1)
+    assert _refusal(text) == ["シナリオ: 会長の reserve は true か false にしてください（'false'）"]

@@ -79,3 +79,23 @@ def test_every_mistake_is_listed_at_once() -> None:
         "シナリオに知らない項目「extra」があります",
         "[combat]に知らない項目「max_round」があります",
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "sortie_adjacent = true",
+            'sortie_adjacent = "false"',
+            "シナリオのcombat.sortie_adjacentは true か false",
+        ),
+        (
+            'name = "東京"\n',
+            'name = "東京"\nsnow = "no"\n',
+            "シナリオの東京の snowは true か false",
+        ),
+    ],
+)
+def test_a_flag_written_as_a_word_is_refused_not_read_as_true(old: str, new: str, message: str) -> None:
+    assert old in TEMPLATE
+    assert _refusal(TEMPLATE.replace(old, new, 1))[0].startswith(message)
