@@ -5,7 +5,7 @@
 | `base.py` | `Ruleset` (the core every game declares) and its two kinds, `ClockedRuleset` and `ImmediateRuleset`; the types the periods machinery passes (`OrderText`, `Rejection`, `Order`, `Setting`); `result_data` of a report |
 | `capabilities.py` | what a game opts into by naming it among its bases (`Settable`, `ShowsOpening`, `ReadsWithState`, `AnnotatesReceipts`, `HoldsSeats`, `AssumesOrders`, `OfflineForms`, `Pictured`, `Simulates`, `VerifiesPeriods`, `VerifiesSteps`, `AuditsPosts`, `ReplaysThread`, `ImportsCharacters`), and the `…_of` helpers that answer for a game without one |
 | `author.py` | `Author` and the one rule for who may act for what (`may_act`, `ANYONE`) |
-| `keys.py` | `unknown_keys`: the check of a scenario table's keys every game makes (a typo refused by name, 「…のことですか？」), `close_to`, `table_of` / `tables_of` (the tables to check) |
+| `keys.py` | `unknown_keys`: the check of a scenario table's keys every game makes (a typo refused by name, 「…のことですか？」), `close_to`, `table_of` / `tables_of` (the tables to check), `as_written` (a value quoted back as TOML writes it) |
 | `registry.py` | `Registry`: the games by id, handed down by the composition root |
 """
 
@@ -50,7 +50,7 @@ from engine.ruleset.capabilities import (
     seats_of,
     set_value_of,
 )
-from engine.ruleset.keys import close_to, table_of, tables_of, unknown_keys
+from engine.ruleset.keys import as_written, close_to, table_of, tables_of, unknown_keys
 from engine.ruleset.registry import Registry
 
 __all__ = [
@@ -84,6 +84,7 @@ __all__ = [
     "ThreadAudit",
     "VerifiesPeriods",
     "VerifiesSteps",
+    "as_written",
     "board_id",
     "close_to",
     "may_act",

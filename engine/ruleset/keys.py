@@ -1,11 +1,26 @@
 """The one check every game's scenario reader makes of a table's keys: a key the game does not read is
 refused by name (a GM's typo would otherwise run the game on the default), with 「…のことですか？」 for a
-close one."""
+close one; and a GM's value quoted back in a message as the scenario's TOML writes it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+
+def as_written(value: Any) -> str:
+    """A scenario value as TOML writes it (true, "十", 2.5, [1, 2], { a = 1 }): what the GM typed, for a
+    message that quotes it (Python's repr would show True and '十')."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(as_written(item) for item in value) + "]"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{key} = {as_written(item)}" for key, item in value.items()) + " }"
+    return str(value)
 
 
 def close_to(word: str, choices: Iterable[str]) -> str:

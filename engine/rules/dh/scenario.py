@@ -30,7 +30,7 @@ from engine.rules.dh.state import (
     Side,
 )
 from engine.rules.dh.submission import SECOND_LINE
-from engine.ruleset import RulesetError, tables_of, unknown_keys
+from engine.ruleset import RulesetError, as_written, tables_of, unknown_keys
 
 _STYLE_WORDS = {word: style for style, word in STYLES.items()} | {style: style for style in STYLES}
 _STAT_WORDS = {word: stat for stat, word in STATS.items()} | {stat: stat for stat in STATS}
@@ -182,7 +182,7 @@ def _sides(data: Mapping[str, Any], grid: Grid) -> list[Side]:
 def _effect(item: Mapping[str, Any], where: str) -> EffectSpec:
     kind = str(item.get("kind", ""))
     if kind not in CATALOGUE:
-        raise _fail(f"{where}の効果 {kind!r} はありません（{'、'.join(CATALOGUE)}）")
+        raise _fail(f"{where}の効果 {as_written(kind)} はありません（{'、'.join(CATALOGUE)}）")
     stat = str(item.get("stat", ""))
     if kind == "能力値増減" and stat not in _STAT_WORDS:
         raise _fail(f"{where}の能力値増減には stat（攻撃力・防御力・精神・移動力）が要ります")
@@ -195,7 +195,7 @@ def _effect(item: Mapping[str, Any], where: str) -> EffectSpec:
 def _cost(item: Mapping[str, Any], where: str) -> CostSpec:
     kind = str(item.get("kind", ""))
     if kind not in COSTS:
-        raise _fail(f"{where}の消費制約 {kind!r} はありません（{'、'.join(COSTS)}）")
+        raise _fail(f"{where}の消費制約 {as_written(kind)} はありません（{'、'.join(COSTS)}）")
     return CostSpec(kind, _int(item, "value", where, 0))
 
 
@@ -208,9 +208,11 @@ def _power(item: Mapping[str, Any], owner: str) -> Power:
     power.effects = [_effect(e, where) for e in _tables(item, "effects", where)]
     power.costs = [_cost(c, where) for c in _tables(item, "costs", where)]
     if parse_range(power.range) is None:
-        raise _fail(f"{where}の範囲 {power.range!r} が読めません（同マス・隣接n・半径n・周囲n・MAP全体）")
+        raise _fail(
+            f"{where}の範囲 {as_written(power.range)} が読めません（同マス・隣接n・半径n・周囲n・MAP全体）"
+        )
     if power.target not in TARGETS:
-        raise _fail(f"{where}の対象 {power.target!r} は 敵・味方・全員・自分 のどれかです")
+        raise _fail(f"{where}の対象 {as_written(power.target)} は 敵・味方・全員・自分 のどれかです")
     if power.style == COUNTER and power.counter not in COUNTERS:
         raise _fail(f"{where}のカウンター条件は 被攻撃・敵侵入 のどちらかです")
     for key in ("activation", "success", "rest", "wait", "targets"):
@@ -231,10 +233,10 @@ def _character(item: Mapping[str, Any], grid: Grid, sides: list[Side]) -> Charac
         raise _fail(f"{name}の陣営 {side} は sides にありません")
     reserve = item.get("reserve", False)
     if not isinstance(reserve, bool):  # bool("false") is True: a quoted word would bench a starter
-        raise _fail(f"{name}の reserve は true か false にしてください（{reserve!r}）")
+        raise _fail(f"{name}の reserve は true か false にしてください（{as_written(reserve)}）")
     square = None if reserve else str(item.get("square", ""))
     if square is not None and not grid.open(square):
-        raise _fail(f"スタメン {name} の初期配置 {square!r} はMAPの外か壁です")
+        raise _fail(f"スタメン {name} の初期配置 {as_written(square)} はMAPの外か壁です")
     hp = _int(item, "hp", name, 1)
     return Character(
         name,

@@ -32,6 +32,7 @@ from engine.ruleset import (
     Setting,
     ShowsOpening,
     VerifiesPeriods,
+    as_written,
     unknown_keys,
 )
 from parser.numbers import NotANumber, number_or_error, read_number
@@ -120,9 +121,11 @@ class GuessRuleset(
             raise RulesetError('players は名前の並びにしてください（例：players = ["アリス◆TRIP"]）')
         sides, rounds = scenario.get("sides", 100), scenario.get("rounds", 0)
         if not _whole(sides) or sides < 2:
-            raise RulesetError(f"sides は2以上の整数にしてください（{sides!r}）")
+            raise RulesetError(f"sides は2以上の整数にしてください（{as_written(sides)}）")
         if not _whole(rounds) or rounds < 0:
-            raise RulesetError(f"rounds は0以上の整数にしてください（0なら終わりません。{rounds!r}）")
+            raise RulesetError(
+                f"rounds は0以上の整数にしてください（0なら終わりません。{as_written(rounds)}）"
+            )
         return GuessState(sides, tuple(players) if players else None, rounds=rounds)
 
     def resolve(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules.nijiyabou.names import PREFECTURES, STATS, TERRAIN_STAT, TROOPS, area_name, key
-from engine.ruleset import RulesetError, table_of, tables_of, unknown_keys
+from engine.ruleset import RulesetError, as_written, table_of, tables_of, unknown_keys
 
 DEFAULT_SCENARIO = "default.toml"
 HAISHIN_FACES = ("機材トラブル", "能力アイテム", "選べる能力アイテム", "登用")
@@ -155,20 +155,22 @@ def _unknown(data: Mapping[str, Any]) -> list[str]:
 
 def _int(value: Any, what: str, low: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RulesetError(f"シナリオの{what}は{low}以上の整数にしてください（{value!r}）")
+        raise RulesetError(f"シナリオの{what}は{low}以上の整数にしてください（{as_written(value)}）")
     return value
 
 
 def _flag(value: Any, what: str) -> bool:
     # bool("false") is True: a quoted word would turn the rule the other way without a word
     if not isinstance(value, bool):
-        raise RulesetError(f"シナリオの{what}は true か false にしてください（{value!r}）")
+        raise RulesetError(f"シナリオの{what}は true か false にしてください（{as_written(value)}）")
     return value
 
 
 def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise RulesetError(f"シナリオの{what}は {'・'.join(choices)} のどれかにしてください（{value!r}）")
+        raise RulesetError(
+            f"シナリオの{what}は {'・'.join(choices)} のどれかにしてください（{as_written(value)}）"
+        )
     return str(value)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine.ruleset import close_to, table_of, tables_of, unknown_keys
+import tomllib
+
+from engine.ruleset import as_written, close_to, table_of, tables_of, unknown_keys
 
 
 def test_known_keys_pass_and_each_unknown_one_is_named_in_order() -> None:
@@ -37,3 +39,9 @@ def test_a_table_that_takes_no_key_says_so() -> None:
     assert unknown_keys({"sides": 6}, ()) == [
         "シナリオに知らない項目「sides」があります（書ける項目はありません）"
     ]
+
+
+def test_a_value_is_quoted_back_as_the_scenario_writes_it() -> None:
+    written = 'a = true\nb = "十"\nc = 2.5\nd = [1, "x", false]\ne = { f = 1, g = "h" }'
+    values = tomllib.loads(written)
+    assert [f"{key} = {as_written(value)}" for key, value in values.items()] == written.split("\n")

@@ -78,4 +78,4 @@ def test_phase_minutes_still_says_what_became_of_it() -> None:
 def test_reserve_written_as_a_word_is_refused_not_read_as_true() -> None:
     assert 'square = "C1"' in TEMPLATE
     text = TEMPLATE.replace('square = "C1"', 'square = "C1"\nreserve = "false"', 1)
-    assert _refusal(text) == ["シナリオ: 会長の reserve は true か false にしてください（'false'）"]
+    assert _refusal(text) == ['シナリオ: 会長の reserve は true か false にしてください（"false"）']

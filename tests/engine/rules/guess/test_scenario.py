@@ -50,8 +50,8 @@ def test_every_misspelt_key_is_named_at_once() -> None:
     [
         ('players = "アリス"', "players は名前の並びにしてください"),  # was read as ア、リ、ス
         ("players = [1]", "players は名前の並びにしてください"),
-        ('sides = "十"', "sides は2以上の整数にしてください（'十'）"),
-        ("sides = true", "sides は2以上の整数にしてください（True）"),
+        ('sides = "十"', 'sides は2以上の整数にしてください（"十"）'),  # quoted as the GM wrote it
+        ("sides = true", "sides は2以上の整数にしてください（true）"),
         ("sides = 1", "sides は2以上の整数にしてください（1）"),
         ("rounds = 2.5", "rounds は0以上の整数にしてください"),  # was 2 rounds
         ("rounds = -1", "rounds は0以上の整数にしてください"),
