@@ -23,6 +23,9 @@ from datetime import datetime, timedelta
 import regex
 
 GONE_APART = timedelta(minutes=10)
+# A key is the board's clock when the thread was opened, in whole seconds; a board's clock may be behind
+# ours. A thread opened up to this long before our list was read may be one the list could not show yet.
+CLOCK_SKEW = timedelta(minutes=10)
 LIST_AGE = timedelta(hours=1)  # how old the board's list "as before" may grow before it is read again
 LIST_RETRY = timedelta(
     minutes=5
@@ -105,7 +108,7 @@ class GoneWitness:
             return "subject.txt lists no thread at all (what a broken proxy answers too)"
         if before is None:
             return "no list of the board from while the thread could be read to compare with"
-        opened_before = before.at.timestamp()
+        opened_before = (before.at - CLOCK_SKEW).timestamp()
         strangers = [k for k in listed if k not in before.keys and k.isdigit() and int(k) < opened_before]
         if strangers:
             return f"subject.txt lists older threads the board did not list before ({strangers[0]}…)"

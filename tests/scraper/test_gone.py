@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.keys import JST
-from scraper.gone import GONE_APART, LIST_AGE, LIST_RETRY, GoneWitness, Listing, gone_page
+from scraper.gone import CLOCK_SKEW, GONE_APART, LIST_AGE, LIST_RETRY, GoneWitness, Listing, gone_page
 
 T0 = datetime(2026, 12, 1, 21, 0, tzinfo=JST)
 OURS = str(int(T0.timestamp()) - 5000)
@@ -29,6 +29,22 @@ def test_a_sign_seen_once_is_no_proof_and_twice_apart_is() -> None:
     newer = str(int(T0.timestamp()) + 60)  # a thread opened since: lists gain new keys
     proven, why = seen.observe(OURS, "HTTP 410", [newer, *OTHERS[1:]], T0 + GONE_APART)
     assert proven and "HTTP 404 at 21:00:00" in why and "no longer lists it" in why
+
+
+def test_a_thread_opened_as_the_list_was_read_is_new_not_a_stranger() -> None:
+    # keys are the board's clock in whole seconds: the same second as our list (a fraction later), or a
+    # board whose clock is a few minutes behind ours (found: the suite failed when the second matched)
+    listed_at = T0 - timedelta(minutes=1)
+    for opened in (int(listed_at.timestamp()), int((listed_at - CLOCK_SKEW).timestamp()) + 1):
+        seen = witness()
+        assert seen.observe(OURS, "HTTP 404", [str(opened), *OTHERS], T0)[1].startswith(
+            "subject.txt no longer"
+        )
+        assert seen.observe(OURS, "HTTP 404", [str(opened), *OTHERS], T0 + GONE_APART)[0]
+    older = str(
+        int((listed_at - CLOCK_SKEW).timestamp()) - 1
+    )  # older than any skew: the list is not the board's
+    assert "older threads" in witness().observe(OURS, "HTTP 404", [older, *OTHERS], T0)[1]
 
 
 def test_a_list_that_is_not_the_board_s_never_proves_it() -> None:
