@@ -20,7 +20,9 @@ MAX_SIDES = 9999
 _DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]+)d([0-9]+)=", regex.IGNORECASE)
 # The command written nearly on a line of its own (`dice1d6` without its =, `dice 1d6=` with spaces):
 # told how to write it, not left silent (in a sentence, `dice2d47で決めよう` is chat).
-_NEAR = regex.compile(r"\s*dice[ \t]*([0-9]+)[ \t]*d[ \t]*([0-9]+)(?:[ \t]*=)?\s*", regex.IGNORECASE)
+# Numbers of any script (\p{N}: ፩, ①, ٣ stay themselves under NFKC), so that such a line is answered too.
+_NEAR = regex.compile(r"\s*dice[ \t]*(\p{N}+)[ \t]*d[ \t]*(\p{N}+)(?:[ \t]*=)?\s*", regex.IGNORECASE)
+_ASCII_DIGITS = regex.compile(r"[0-9]+")
 _DIGITS = 8
 _ANCHOR_START = regex.compile(r">>[0-9]")
 
@@ -68,7 +70,12 @@ def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
         text = normalize(raw_line)
         near = _NEAR.fullmatch(text)
         if near is not None and not _DICE.search(text):
-            reason = f"ダイスを振るには dice{near[1][:4]}d{near[2][:5]}= のように = まで続けて書いてください"
+            if _ASCII_DIGITS.fullmatch(near[1]) and _ASCII_DIGITS.fullmatch(near[2]):
+                reason = (
+                    f"ダイスを振るには dice{near[1][:4]}d{near[2][:5]}= のように = まで続けて書いてください"
+                )
+            else:
+                reason = "ダイスの個数と面数は数字（0～9）で書いてください（例: dice2d6=）"
             found.append(BbsDiceError(_shown(text.strip().lower()), number, reason))
             continue
         for match in _DICE.finditer(text):

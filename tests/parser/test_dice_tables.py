@@ -109,6 +109,15 @@ def test_a_bbs_dice_written_nearly_on_its_own_line_says_how_to_write_it(line: st
     assert error.reason == "ダイスを振るには dice1d6= のように = まで続けて書いてください"
 
 
+@pytest.mark.parametrize("line", ["dice2d\u1369=", "dice\u0663d6=", "dice2d\u0663", "dice 1 d \u1369 ="])
+def test_a_bbs_dice_with_digits_of_another_script_says_how_to_write_it(line: str) -> None:
+    """A digit NFKC leaves as it is (Ethiopic ፩, Arabic-Indic ٣; a board shows
+    `&#4969;` as ፩) cannot be a count or a number of sides; the line is answered, not left silent."""
+    (error,) = find_post_dice(line)
+    assert isinstance(error, BbsDiceError)
+    assert error.reason == "ダイスの個数と面数は数字（0～9）で書いてください（例: dice2d6=）"
+
+
 @pytest.mark.parametrize("line", ["dice2d47で決めよう", "次はdice1d6かな", "dice"])
 def test_dice_named_in_a_sentence_is_chat(line: str) -> None:
     assert find_post_dice(line) == []
