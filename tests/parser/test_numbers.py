@@ -52,10 +52,12 @@ def test_bounds_and_signs() -> None:
 
 
 def test_the_shared_grammars_take_ascii_digits_only() -> None:
-    from parser.bbs_dice import find_bbs_dice
+    from parser.bbs_dice import BbsDiceError, find_bbs_dice
     from parser.gm import GmError, Void, find_gm_commands
 
-    assert find_bbs_dice("dice2d6=") and not find_bbs_dice("dice٢d٦=")
+    assert find_bbs_dice("dice2d6=")
+    (refused,) = find_bbs_dice("dice٢d٦=")  # never rolled; told to write 0–9, as the GM line below
+    assert isinstance(refused, BbsDiceError)
     (voided,) = find_gm_commands("無効 >>12")
     assert isinstance(voided.result, Void) and voided.result.posts == (12,)
     (other,) = find_gm_commands("無効 >>٣")
