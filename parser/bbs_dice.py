@@ -22,7 +22,6 @@ _DICE = regex.compile(r"(?<![A-Za-z])dice([0-9]+)d([0-9]+)=", regex.IGNORECASE)
 # told how to write it, not left silent (in a sentence, `dice2d47で決めよう` is chat).
 # Numbers of any script (\p{N}: ፩, ①, ٣ stay themselves under NFKC), so that such a line is answered too.
 _NEAR = regex.compile(r"\s*dice[ \t]*(\p{N}+)[ \t]*d[ \t]*(\p{N}+)(?:[ \t]*=)?\s*", regex.IGNORECASE)
-_ASCII_DIGITS = regex.compile(r"[0-9]+")
 _DIGITS = 8
 _ANCHOR_START = regex.compile(r">>[0-9]")
 
@@ -70,7 +69,7 @@ def find_bbs_dice(body: str) -> list[BbsDice | BbsDiceError]:
         text = normalize(raw_line)
         near = _NEAR.fullmatch(text)
         if near is not None and not _DICE.search(text):
-            if _ASCII_DIGITS.fullmatch(near[1]) and _ASCII_DIGITS.fullmatch(near[2]):
+            if near[1].isascii() and near[2].isascii():  # \p{N} in ASCII is 0-9
                 reason = (
                     f"ダイスを振るには dice{near[1][:4]}d{near[2][:5]}= のように = まで続けて書いてください"
                 )
